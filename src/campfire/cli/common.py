@@ -1,0 +1,33 @@
+"""Shared pieces of the commands: games by name, options from the command line, errors."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, NoReturn
+
+from campfire.kernel.options import parse_option_value
+from campfire.kernel.registry import games, get_game
+from campfire.kernel.state import Game
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One clear line on standard error, and out."""
+    print(f"campfire: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def game_named(name: str) -> Game[Any]:
+    try:
+        return get_game(name)
+    except KeyError:
+        fail(f"unknown game {name!r} (games: {', '.join(games())})")
+
+
+def options_from(pairs: list[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            fail(f"--option takes key=value, not {pair!r}")
+        options[key.strip()] = parse_option_value(value.strip())
+    return options

@@ -1,0 +1,109 @@
+"""`campfire simulate`: bot games, a summary, and optionally every record."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from campfire.bots import make_bot, seat_levels
+from campfire.cli.common import fail, game_named, options_from
+from campfire.kernel.errors import OptionError
+from campfire.kernel.records import Record
+from campfire.kernel.state import Game, State
+
+
+def play_one(
+    game: Game[Any], players: int, options: dict[str, Any], levels: list[str], seed: str
+) -> State[Any, Any]:
+    """One whole bot game; `seed` fixes every shuffle and every bot's choices."""
+    rng = random.Random(seed)
+    state: State[Any, Any] = game.new_state(players, options)
+    bots = [make_bot(game, level, rng.randrange(2**32)) for level in levels]
+    state.play_out(bots, rng)
+    return state
+
+
+def simulate(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    bots: Annotated[str, typer.Option(help="one level for all seats, or one per seat")] = "random",
+    records: Annotated[Path | None, typer.Option(help="write each game's record here")] = None,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+) -> None:
+    """Play bot games and summarise them: wins per seat, length, speed."""
+    game = game_named(game_name)
+    n = game.default_players if players is None else players
+    options = options_from(option)
+    try:
+        game.new_state(n, options)
+        levels = seat_levels(bots, n, game)
+    except (OptionError, ValueError) as error:
+        fail(str(error))
+    if games < 1:
+        fail("--games must be at least 1")
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"cannot write records to {records}: {error.strerror}")
+    wins: Counter[int] = Counter()
+    lengths: list[int] = []
+    tallies: list[dict[str, int]] = []
+    started = time.perf_counter()
+    for i in range(games):
+        state = play_one(game, n, options, levels, f"{seed}/{i}")
+        wins.update(state.winners())
+        lengths.append(sum(1 for e in state.history if hasattr(e, "seat")))
+        tallies.append(game.tally(state))
+        if records is not None:
+            Record.of(state).save(records / f"{game.name}-{seed}-{i:05d}.json")
+    elapsed = time.perf_counter() - started
+    summary = {
+        "game": game.name,
+        "players": n,
+        "options": options,
+        "bots": levels,
+        "games": games,
+        "wins": [wins[s] for s in range(n)],
+        "moves": {"mean": sum(lengths) / games, "min": min(lengths), "max": max(lengths)},
+        **{key: sum(t[key] for t in tallies) / games for key in (tallies[0] if tallies else {})},
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(games / elapsed, 1),
+    }
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    show(game, summary)
+
+
+def show(game: Game[Any], summary: dict[str, Any]) -> None:
+    console = Console()
+    table = Table(title=f"{game.title}: {summary['games']} games, {summary['players']} players")
+    table.add_column("seat", justify="right")
+    table.add_column("bot")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    for seat, (level, won) in enumerate(zip(summary["bots"], summary["wins"], strict=True)):
+        table.add_row(str(seat), level, str(won), f"{won / summary['games']:.1%}")
+    console.print(table)
+    moves = summary["moves"]
+    console.print(f"moves per game: {moves['mean']:.1f} (from {moves['min']} to {moves['max']})")
+    for key, value in summary.items():
+        if key in ("rounds", "calls", "spells"):
+            console.print(f"{key} per game: {value:.1f}")
+    console.print(f"{summary['games_per_second']} games/s ({summary['seconds']} s in all)")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("simulate")(simulate)

@@ -1,0 +1,1 @@
+"""The games, one folder each, found through the `campfire.games` entry points."""

@@ -1,0 +1,222 @@
+"""Pow Wow as a kernel `Game`: options, record codecs, narration and determinization."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from campfire.games.powwow import actions
+from campfire.games.powwow.feathers import FEATHERS
+from campfire.games.powwow.options import PowwowOptions
+from campfire.games.powwow.state import PLAY, PowwowState
+from campfire.games.powwow.view import PowwowView
+from campfire.kernel.chance import ChanceMode
+from campfire.kernel.errors import OptionError
+from campfire.kernel.events import Event
+from campfire.kernel.options import parse_options
+from campfire.kernel.state import Game
+from campfire.kernel.text import Narrator, TextInterface
+
+_SHUFFLE_TEXT = {
+    "start": "The 36 feathers are shuffled into the stack.",
+    "zero": "The zero feather was in play: all 36 feathers are shuffled into a new stack.",
+    "short": "Too few feathers for the deal: the stack and the used pile are shuffled together.",
+    "empty": "The stack is empty: the used pile is shuffled into a new stack.",
+}
+
+
+class Powwow(Game[PowwowState]):
+    name = "powwow"
+    title = "Pow Wow"
+    min_players = 2
+    max_players = 8
+    default_players = 4
+
+    def new_state(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: ChanceMode = "shuffle",
+    ) -> PowwowState:
+        n = self.default_players if players is None else players
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise OptionError(f"Pow Wow takes 2 to 8 players, not {n!r}")
+        return PowwowState(n, self.options(n, options), chance)
+
+    def options(self, players: int, raw: Mapping[str, Any] | None) -> PowwowOptions:
+        parsed = parse_options(PowwowOptions, raw)
+        if parsed.first_player >= players:
+            raise OptionError(
+                f"option 'first_player': there is no seat {parsed.first_player} "
+                f"with {players} players"
+            )
+        limit = parsed.end_after_eliminations
+        if limit is not None and limit > players - 1:
+            raise OptionError(
+                f"option 'end_after_eliminations': at most {players - 1} players can go out "
+                f"with {players} players, not {limit}"
+            )
+        return parsed
+
+    def default_options(self) -> dict[str, Any]:
+        return PowwowOptions().model_dump()
+
+    def action_from_json(self, data: Mapping[str, Any]) -> actions.Action:
+        return actions.from_json(data)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return actions.to_json(action)
+
+    def summary(self, state: PowwowState) -> dict[str, Any]:
+        return {
+            "buzzards": list(state.buzzards),
+            "out": list(state.out),
+            "rounds": [r.to_json() for r in state.rounds],
+        }
+
+    def describe(self, event: Event, seat: int | None) -> str:
+        d = event.data
+        say = Narrator(seat)
+        kind = event.kind
+        if kind == "shuffle":
+            return _SHUFFLE_TEXT[d["reason"]]
+        if kind == "round":
+            return f"Round {d['round']} begins. " + say(d["first_player"], "open", "the guessing.")
+        if kind == "deal":
+            return ""  # the table shows the new feathers; no line per feather
+        if kind == "feather":
+            if not d["extra"]:
+                return ""
+            owner = say.name(d["seat"], possessive=True)
+            return f"{owner[0].upper()}{owner[1:]} extra feather is {_feather(d['feather'])}."
+        if kind == "guess":
+            text = say(d["seat"], "guess", str(d["value"]))
+            if d["extra_feather_to"] is not None:
+                text += f", throwing the tomahawk: {say.name(d['extra_feather_to'])} must take"
+                text += " an extra feather"
+            return text + "."
+        if kind == "extra_feather":
+            return (
+                say(d["seat"], "take", "an extra feather without looking.")
+                if d["seat"] == seat
+                else ""
+            )
+        if kind == "agree":
+            return say(d["seat"], "agree", f"with {d['guess']} (tomahawk) and now own it.")
+        if kind == "reverse":
+            way = "clockwise" if d["direction"] == 1 else "counter-clockwise"
+            return say(d["seat"], "reverse", f"the direction (tomahawk): play goes {way}.")
+        if kind == "dispute":
+            owner = say.name(d["owner"], possessive=True)
+            return say(d["seat"], "dispute", f"{owner} guess of {d['guess']}!")
+        if kind == "reveal":
+            shown = "; ".join(
+                f"{say.name(s)}: {' '.join(_feather(f) for f in worn)}"
+                for s, worn in enumerate(d["worn"])
+                if worn
+            )
+            return f"The feathers are revealed: {shown}."
+        if kind == "turn_over":
+            return f"The ? feather turns over the top of the stack: {_feather(d['feather'])}."
+        if kind == "max0":
+            if d["removed"] is None:
+                return "max=0 is in play, but there is no green feather to remove."
+            return f"max=0 removes the highest green feather, a {d['removed']}."
+        if kind == "x2":
+            return f"x2 doubles the green feathers to {d['green_sum']}."
+        if kind == "total":
+            verdict = "reaches" if d["total"] >= d["guess"] else "falls short of"
+            return f"The total is {d['total']}, which {verdict} the guess {d['guess']}."
+        if kind == "buzzard":
+            return say(d["seat"], "take", f"a buzzard ({d['buzzards']} in all).")
+        if kind == "out":
+            return say(d["seat"], "be", "out of the game.")
+        if kind == "game_over":
+            names = " and ".join(say.name(s) for s in d["winners"])
+            return f"Game over. Winner{'s' if len(d['winners']) > 1 else ''}: {names}."
+        return f"{kind}: {dict(d)}"
+
+    def sample_state(
+        self,
+        view: PowwowView,
+        rng: random.Random,
+        *,
+        chance: ChanceMode = "draw",
+        own: Sequence[str] | None = None,
+    ) -> PowwowState:
+        """A state `view.seat` cannot tell from the real one.
+
+        The seat's own feathers are `own` when given (a belief-weighted guess, say), otherwise
+        drawn uniformly from the feathers it cannot see; the rest make up the stack.
+        """
+        if view.to_move is None:
+            raise ValueError("a view can be filled in only when a player is to move")
+        unseen = Counter(FEATHERS)
+        unseen.subtract(view.used)
+        hidden_seats = []
+        worn_now: list[list[str]] = []
+        for s, worn in enumerate(view.feathers):
+            seen = [f for f in worn if f is not None]
+            if len(seen) < len(worn):
+                hidden_seats.append(s)
+            unseen.subtract(seen)
+            worn_now.append(seen)
+        pool = list(unseen.elements())
+        rng.shuffle(pool)
+        for s in hidden_seats:
+            size = len(view.feathers[s])
+            if s == view.seat and own is not None:
+                if len(own) != size:
+                    raise ValueError(f"seat {s} wears {size} feathers, not {len(own)}")
+                for f in own:
+                    pool.remove(f)
+                worn_now[s] = list(own)
+            else:
+                worn_now[s] = [pool.pop() for _ in range(size)]
+        if len(pool) != view.stack_size:
+            raise ValueError("the view does not account for all 36 feathers")
+        state = PowwowState(view.players, view.options, chance)
+        state.history = []
+        if chance == "draw":
+            state.stack.set_unordered(pool)
+        else:
+            state.stack.set_order(pool)
+        state.used = list(view.used)
+        state.worn = worn_now
+        state.buzzards = list(view.buzzards)
+        state.out = list(view.out)
+        state.active = [s not in view.out for s in range(view.players)]
+        state.round = view.round
+        state.first = view.first_player
+        state.turn = view.to_move
+        state.direction = view.direction
+        state.guess = view.guess
+        state.owner = view.owner
+        state.agreed = view.agreed
+        state.ready = list(view.tomahawks)
+        state.turns = list(view.turns)
+        state.rounds = list(view.rounds)
+        state.phase = PLAY
+        return state
+
+    def tally(self, state: PowwowState) -> dict[str, int]:
+        return {"rounds": len(state.rounds)}
+
+    @cached_property
+    def text(self) -> TextInterface:
+        from campfire.games.powwow.text import PowwowText
+
+        return PowwowText(self)
+
+
+def _feather(code: str) -> str:
+    names = {"x2": "x2", "max0": "max=0", "zero": "zero", "?": "?"}
+    return names.get(code, code)
+
+
+GAME = Powwow()
+PowwowState.game = GAME

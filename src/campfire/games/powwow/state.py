@@ -1,0 +1,456 @@
+"""Pow Wow's rules: one state, mutated by actions and chance outcomes (RULINGS P1-P12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campfire.games.powwow.actions import (
+    AGREE,
+    DISPUTE,
+    GUESSES,
+    REVERSE,
+    Action,
+    Agree,
+    Dispute,
+    Guess,
+    Reverse,
+    extra_guesses,
+)
+from campfire.games.powwow.feathers import FEATHERS, GUESS_MAX, GUESS_MIN, count
+from campfire.games.powwow.options import PowwowOptions
+from campfire.games.powwow.view import PowwowView, RoundResult
+from campfire.kernel.chance import ChanceMode, ChanceOutcome, ChanceSpec, Draw, Shuffle, Shuffled
+from campfire.kernel.chance import Stack as FeatherStack
+from campfire.kernel.events import Event
+from campfire.kernel.state import State
+
+# Phases. Between player turns the state runs on its own until a player or chance is due.
+SHUFFLE = 0  # a shuffle of `_shuffle_items` (a chance outcome in shuffle mode)
+ROUND = 1  # a new round starts
+DEAL = 2  # feathers are dealt, one per active player
+PLAY = 3  # a player is to act
+EXTRA = 4  # a tomahawk's extra feather is drawn
+TURNOVER = 5  # `?` turns over the top feather
+OVER = 6
+
+_SHUFFLE_REASONS = {"start", "zero", "short", "empty"}
+
+
+class PowwowState(State[Action, PowwowView]):
+    def __init__(self, players: int, options: PowwowOptions, mode: ChanceMode = "shuffle") -> None:
+        self.players = players
+        self.options = options
+        self.mode = mode
+        self.history = []
+        self.stack = FeatherStack()
+        self.used: list[str] = []
+        self.worn: list[list[str]] = [[] for _ in range(players)]
+        self.buzzards = [0] * players
+        self.out: list[int] = []
+        self.active = [True] * players
+        self.round = 0
+        self.first = options.first_player
+        self.turn: int | None = None
+        self.direction = 1
+        self.guess: int | None = None
+        self.owner: int | None = None
+        self.agreed = False
+        self.ready = [True] * players
+        self.turns: list[tuple[int, Action]] = []
+        self.rounds: list[RoundResult] = []
+        self.turned: str | None = None
+        self.disputer: int | None = None
+        self.phase = SHUFFLE
+        self._shuffle_items: tuple[str, ...] = tuple(sorted(FEATHERS))
+        self._shuffle_reason = "start"
+        self._after_shuffle = ROUND
+        self._deal_order: list[int] = []
+        self._deal_next = 0
+        self._extra_target = 0
+        self._after_extra = 0
+        self._winners: list[int] = []
+        self._others = [
+            frozenset(s for s in range(players) if s != seat) for seat in range(players)
+        ]
+        self.opening_events = self._advance([])
+
+    # --- kernel API ------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def chance_due(self) -> ChanceSpec | None:
+        phase = self.phase
+        if phase == SHUFFLE:
+            return ChanceSpec("shuffle", self._shuffle_items) if self.mode == "shuffle" else None
+        if DEAL <= phase <= TURNOVER and phase != PLAY and self.stack.needs_draw:
+            return self.stack.draw_spec()
+        return None
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase != PLAY:
+            return []
+        seat = self.turn
+        assert seat is not None
+        guess = self.guess
+        start = 0 if guess is None else guess + 1 - GUESS_MIN
+        actions: list[Action] = list(GUESSES[start:])
+        if guess is not None:
+            actions.append(DISPUTE)
+        if self.options.tomahawks and self.ready[seat]:
+            if guess is not None and not self.agreed:
+                actions.append(AGREE)
+            actions.append(REVERSE)
+            for target in self.extra_targets(seat):
+                actions.extend(extra_guesses(target)[start:])
+        return actions
+
+    def extra_targets(self, seat: int) -> list[int]:
+        """Who may receive an extra feather from `seat`: other active players wearing one."""
+        return [
+            s
+            for s in range(self.players)
+            if s != seat and self.active[s] and len(self.worn[s]) == 1
+        ]
+
+    def _refusal(self, action: Any) -> str | None:
+        kind = type(action)
+        if kind is Guess:
+            value = action.value
+            if not isinstance(value, int) or isinstance(value, bool):
+                return f"a guess is a whole number, not {value!r}"
+            if not GUESS_MIN <= value <= GUESS_MAX:
+                return f"a guess must be between {GUESS_MIN} and {GUESS_MAX}, not {value}"
+            if self.guess is not None and value <= self.guess:
+                return f"a guess must be higher than the standing guess {self.guess}, not {value}"
+            target = action.extra_feather_to
+            if target is None:
+                return None
+            problem = self._tomahawk_refusal("an extra feather")
+            if problem:
+                return problem
+            if not isinstance(target, int) or not 0 <= target < self.players:
+                return f"there is no seat {target!r} to take an extra feather"
+            if target == self.turn:
+                return "the extra feather must go to another player"
+            if not self.active[target]:
+                return f"seat {target} is out and wears no feather"
+            if len(self.worn[target]) != 1:
+                return f"seat {target} already wears two feathers (two at most)"
+            return None
+        if kind is Dispute:
+            return "there is no guess to dispute yet" if self.guess is None else None
+        if kind is Agree:
+            problem = self._tomahawk_refusal("agree")
+            if problem:
+                return problem
+            if self.guess is None:
+                return "there is no guess to agree with yet"
+            if self.agreed:
+                return (
+                    f"seat {self.owner} took the standing guess by agreeing: "
+                    "it cannot be agreed with again"
+                )
+            return None
+        if kind is Reverse:
+            return self._tomahawk_refusal("reverse")
+        return f"{action!r} is not a Pow Wow action"
+
+    def _tomahawk_refusal(self, what: str) -> str | None:
+        if not self.options.tomahawks:
+            return f"{what} needs a tomahawk, and tomahawks are not in play in this game"
+        assert self.turn is not None
+        if not self.ready[self.turn]:
+            return f"{what} needs a tomahawk, and yours is spent this round"
+        return None
+
+    def _act(self, action: Action) -> list[Event]:
+        seat = self.turn
+        assert seat is not None
+        events: list[Event] = []
+        self.turns.append((seat, action))
+        kind = type(action)
+        if kind is Guess:
+            assert isinstance(action, Guess)
+            self.guess = action.value
+            self.owner = seat
+            self.agreed = False
+            target = action.extra_feather_to
+            events.append(
+                Event(
+                    "guess",
+                    {"seat": seat, "value": action.value, "extra_feather_to": target},
+                )
+            )
+            following = self._step(seat, self.direction)
+            if target is None:
+                self.turn = following
+                return events
+            self.ready[seat] = False
+            self.turn = None
+            self.phase = EXTRA
+            self._extra_target = target
+            self._after_extra = following
+            return self._advance(events)
+        if kind is Dispute:
+            assert self.owner is not None and self.guess is not None
+            self.disputer = seat
+            self.turn = None
+            events.append(
+                Event("dispute", {"seat": seat, "owner": self.owner, "guess": self.guess})
+            )
+            events.append(Event("reveal", {"worn": [list(w) for w in self.worn]}))
+            if any("?" in worn for worn in self.worn):
+                self.phase = TURNOVER
+            else:
+                self._settle(events)
+            return self._advance(events)
+        self.ready[seat] = False
+        if kind is Agree:
+            self.owner = seat
+            self.agreed = True
+            events.append(Event("agree", {"seat": seat, "guess": self.guess}))
+            self.turn = self._step(seat, self.direction)
+            return events
+        self.direction = -self.direction
+        self.turn = self._step(seat, self.direction, skip=self.owner)
+        events.append(Event("reverse", {"seat": seat, "direction": self.direction}))
+        return events
+
+    def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
+        events: list[Event] = []
+        if isinstance(outcome, Shuffle):
+            self.stack.set_order(outcome.order)
+            events.append(self._shuffle_event())
+            self.phase = self._after_shuffle
+        else:
+            assert isinstance(outcome, Draw)
+            self.stack.take(outcome.item)
+            self._drawn(outcome.item, events)
+        return self._advance(events)
+
+    # --- the automatic part of the game ----------------------------------------------------
+    def _advance(self, events: list[Event]) -> list[Event]:
+        """Run every step that needs no decision, until a player or chance is due."""
+        while True:
+            phase = self.phase
+            if phase == SHUFFLE:
+                if self.mode == "shuffle":
+                    return events
+                self.stack.set_unordered(self._shuffle_items)
+                self.history.append(Shuffled(self._shuffle_items))
+                events.append(self._shuffle_event())
+                self.phase = self._after_shuffle
+            elif phase == ROUND:
+                self._start_round(events)
+            elif phase in (DEAL, EXTRA, TURNOVER):
+                if self.stack.size == 0:
+                    self._begin_shuffle("empty", phase)
+                elif self.stack.order:
+                    self._drawn(self.stack.pop(), events)
+                else:
+                    return events  # draw mode: the draw is a chance outcome
+            else:
+                return events
+
+    def _begin_shuffle(self, reason: str, then: int) -> None:
+        """Shuffle the stack and the used pile together (P4, P7, P8, P11)."""
+        self._shuffle_items = tuple(sorted([*self.stack.items(), *self.used]))
+        self.used = []
+        self.stack.set_order(())
+        self._shuffle_reason = reason
+        self._after_shuffle = then
+        self.phase = SHUFFLE
+
+    def _shuffle_event(self) -> Event:
+        return Event("shuffle", {"reason": self._shuffle_reason, "count": len(self._shuffle_items)})
+
+    def _start_round(self, events: list[Event]) -> None:
+        self.round += 1
+        self.worn = [[] for _ in range(self.players)]
+        self.turns = []
+        self.guess = self.owner = self.turned = self.disputer = None
+        self.agreed = False
+        self.direction = 1
+        self.ready = [True] * self.players
+        n = self.players
+        self._deal_order = [
+            (self.first + i) % n for i in range(n) if self.active[(self.first + i) % n]
+        ]
+        self._deal_next = 0
+        events.append(Event("round", {"round": self.round, "first_player": self.first}))
+        if self.stack.size < len(self._deal_order):
+            self._begin_shuffle("short", DEAL)
+        else:
+            self.phase = DEAL
+
+    def _drawn(self, feather: str, events: list[Event]) -> None:
+        """Give the feather just drawn to whoever the current step draws for."""
+        phase = self.phase
+        if phase == DEAL:
+            seat = self._deal_order[self._deal_next]
+            self._deal_next += 1
+            self.worn[seat].append(feather)
+            events.append(Event("deal", {"seat": seat}))
+            events.append(
+                Event(
+                    "feather",
+                    {"seat": seat, "feather": feather, "extra": False},
+                    self._others[seat],
+                )
+            )
+            if self._deal_next == len(self._deal_order):
+                self.phase = PLAY
+                self.turn = self.first
+        elif phase == EXTRA:
+            seat = self._extra_target
+            self.worn[seat].append(feather)
+            events.append(Event("extra_feather", {"seat": seat}))
+            events.append(
+                Event(
+                    "feather", {"seat": seat, "feather": feather, "extra": True}, self._others[seat]
+                )
+            )
+            self.phase = PLAY
+            self.turn = self._after_extra
+        else:
+            self.turned = feather
+            events.append(Event("turn_over", {"feather": feather}))
+            self._settle(events)
+
+    def _settle(self, events: list[Event]) -> None:
+        """Count the round, give the buzzard, and set up what comes next (P6-P10)."""
+        guess, owner, disputer = self.guess, self.owner, self.disputer
+        assert guess is not None and owner is not None and disputer is not None
+        in_play = [feather for worn in self.worn for feather in worn]
+        if self.turned is not None:
+            in_play.append(self.turned)
+        counted = count(in_play)
+        if "max0" in in_play:
+            events.append(Event("max0", {"removed": counted.removed}))
+        if counted.doubled:
+            events.append(Event("x2", {"green_sum": counted.green_sum}))
+        loser = disputer if counted.total >= guess else owner
+        self.rounds.append(
+            RoundResult(
+                self.first,
+                tuple(tuple(w) for w in self.worn),
+                self.turned,
+                counted.total,
+                guess,
+                owner,
+                disputer,
+                loser,
+            )
+        )
+        events.append(
+            Event(
+                "total",
+                {
+                    "total": counted.total,
+                    "guess": guess,
+                    "owner": owner,
+                    "disputer": disputer,
+                    "loser": loser,
+                },
+            )
+        )
+        self.used.extend(in_play)
+        self.worn = [[] for _ in range(self.players)]
+        self.turned = None
+        self.buzzards[loser] += 1
+        events.append(Event("buzzard", {"seat": loser, "buzzards": self.buzzards[loser]}))
+        if self.buzzards[loser] >= self.options.buzzards:
+            self.active[loser] = False
+            self.out.append(loser)
+            events.append(Event("out", {"seat": loser}))
+        remaining = [s for s in range(self.players) if self.active[s]]
+        limit = self.options.end_after_eliminations
+        if len(remaining) == 1 or (limit is not None and len(self.out) >= limit):
+            fewest = min(self.buzzards[s] for s in remaining)
+            self._winners = [s for s in remaining if self.buzzards[s] == fewest]
+            self.phase = OVER
+            self.turn = None
+            events.append(Event("game_over", {"winners": list(self._winners)}))
+            return
+        self.first = loser if self.active[loser] else self._step(loser, 1)
+        if "zero" in in_play:
+            self._begin_shuffle("zero", ROUND)
+        else:
+            self.phase = ROUND
+
+    def _step(self, seat: int, direction: int, skip: int | None = None) -> int:
+        """The next active player from `seat` in `direction`, passing over `skip`."""
+        n = self.players
+        nxt = seat
+        while True:
+            nxt = (nxt + direction) % n
+            if nxt == seat:
+                return seat
+            if self.active[nxt] and nxt != skip:
+                return nxt
+
+    # --- information -----------------------------------------------------------------------
+    def view(self, seat: int | None) -> PowwowView:
+        feathers: tuple[tuple[str | None, ...], ...]
+        if seat is None:
+            feathers = tuple((None,) * len(w) for w in self.worn)
+        else:
+            feathers = tuple(
+                (None,) * len(w) if s == seat else tuple(w) for s, w in enumerate(self.worn)
+            )
+        return PowwowView(
+            seat=seat,
+            players=self.players,
+            options=self.options,
+            round=self.round,
+            first_player=self.first,
+            to_move=self.turn,
+            direction=self.direction,
+            feathers=feathers,
+            buzzards=tuple(self.buzzards),
+            out=tuple(self.out),
+            tomahawks=tuple(self.ready),
+            guess=self.guess,
+            owner=self.owner,
+            agreed=self.agreed,
+            turns=tuple(self.turns),
+            used=tuple(self.used),
+            stack_size=self.stack.size,
+            rounds=tuple(self.rounds),
+            terminal=self.phase == OVER,
+            winners=tuple(self._winners),
+        )
+
+    def clone(self) -> PowwowState:
+        other = object.__new__(PowwowState)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history.copy()
+        other.stack = self.stack.copy()
+        other.used = self.used.copy()
+        other.worn = [w.copy() for w in self.worn]
+        other.buzzards = self.buzzards.copy()
+        other.out = self.out.copy()
+        other.active = self.active.copy()
+        other.ready = self.ready.copy()
+        other.turns = self.turns.copy()
+        other.rounds = self.rounds.copy()
+        other._deal_order = self._deal_order.copy()
+        other._winners = self._winners.copy()
+        return other
+
+    def all_feathers(self) -> list[str]:
+        """Every feather wherever it is: stack, used pile, heads, or a shuffle in progress."""
+        out = [*self.stack.items(), *self.used]
+        for worn in self.worn:
+            out.extend(worn)
+        if self.phase == SHUFFLE and self.mode == "shuffle":
+            out.extend(self._shuffle_items)
+        return sorted(out)

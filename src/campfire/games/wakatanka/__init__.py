@@ -1,0 +1,29 @@
+"""Waka Tanka: play cards face down around the totem and claim they are the right animal."""
+
+from campfire.games.wakatanka.actions import ACCEPT, CALL, Accept, Action, Call, Play, Spell
+from campfire.games.wakatanka.cards import CARDS, TILES, deck
+from campfire.games.wakatanka.game import GAME, Wakatanka
+from campfire.games.wakatanka.options import WakatankaOptions
+from campfire.games.wakatanka.state import WakatankaState
+from campfire.games.wakatanka.view import Reveal, Slot, Turn, WakatankaView
+
+__all__ = [
+    "ACCEPT",
+    "CALL",
+    "CARDS",
+    "GAME",
+    "TILES",
+    "Accept",
+    "Action",
+    "Call",
+    "Play",
+    "Reveal",
+    "Slot",
+    "Spell",
+    "Turn",
+    "Wakatanka",
+    "WakatankaOptions",
+    "WakatankaState",
+    "WakatankaView",
+    "deck",
+]

@@ -1,0 +1,224 @@
+"""Waka Tanka as a kernel `Game`: options, record codecs, narration and determinization."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from functools import cached_property
+from typing import Any
+
+from campfire.games.wakatanka import actions
+from campfire.games.wakatanka.cards import CARD_INDEX, CARDS, TILE_INDEX, TILES, deck
+from campfire.games.wakatanka.options import WakatankaOptions
+from campfire.games.wakatanka.state import PLAY, WakatankaState
+from campfire.games.wakatanka.view import WakatankaView
+from campfire.kernel.chance import ChanceMode
+from campfire.kernel.errors import OptionError
+from campfire.kernel.events import Event
+from campfire.kernel.options import parse_options
+from campfire.kernel.state import Game
+from campfire.kernel.text import Narrator, TextInterface
+
+
+class Wakatanka(Game[WakatankaState]):
+    name = "wakatanka"
+    title = "Waka Tanka"
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    pick_fields = {"marker": "tile"}
+
+    def new_state(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: ChanceMode = "shuffle",
+    ) -> WakatankaState:
+        n = self.default_players if players is None else players
+        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
+            raise OptionError(f"Waka Tanka takes 3 to 6 players, not {n!r}")
+        return WakatankaState(n, self.options(n, options), chance)
+
+    def options(self, players: int, raw: Mapping[str, Any] | None) -> WakatankaOptions:
+        parsed = parse_options(WakatankaOptions, raw)
+        if parsed.first_player >= players:
+            raise OptionError(
+                f"option 'first_player': there is no seat {parsed.first_player} "
+                f"with {players} players"
+            )
+        return parsed
+
+    def default_options(self) -> dict[str, Any]:
+        return WakatankaOptions().model_dump()
+
+    def action_from_json(self, data: Mapping[str, Any]) -> actions.Action:
+        return actions.from_json(data)
+
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        return actions.to_json(action)
+
+    def summary(self, state: WakatankaState) -> dict[str, Any]:
+        return {
+            "tokens": list(state.tokens),
+            "hands": [state._hand(s) for s in range(state.players)],
+            "stacks": {TILES[t]: [CARDS[c] for c, _ in state.stacks[t]] for t in range(6)},
+            "removed": sorted(state.removed),
+            "marker": None if state.marker is None else TILES[state.marker],
+        }
+
+    def describe(self, event: Event, seat: int | None) -> str:
+        d = event.data
+        say = Narrator(seat)
+        kind = event.kind
+        if kind == "shuffle":
+            return f"The {d['count']} cards are shuffled."
+        if kind == "marker":
+            return f"The shaman marker starts on {d['tile']}."
+        if kind == "deal":
+            sizes = ", ".join(f"{say.name(s)} {n}" for s, n in enumerate(d["hand_sizes"]))
+            return f"The cards are dealt: {sizes}."
+        if kind == "hand":
+            whose = say.name(d["seat"], possessive=True).capitalize()
+            return f"{whose} hand: {', '.join(d['cards'])}."
+        if kind == "play":
+            text = say(d["seat"], "move", f"the marker to {d['tile']} and place")
+            text += f" a card face down, saying it is {_a(d['tile'])}"
+            return text + f" ({d['hand_size']} left in hand)."
+        if kind == "placed":
+            return say(d["seat"], "place", f"{_a(d['card'])} on {d['tile']}.")
+        if kind == "last_card":
+            return f"That was {say.name(d['seat'], possessive=True)} last card: call or accept!"
+        if kind == "call":
+            cards = ", ".join(d["cards"])
+            text = say(d["seat"], "call", f"the bluff: {d['tile']} shows {cards} (top last). ")
+            if d["bluff"]:
+                text += f"It was a bluff: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
+            else:
+                text += f"The card was true: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
+            return text + f" the {len(d['cards'])} card{'s' if len(d['cards']) > 1 else ''}."
+        if kind == "spell":
+            cards = ", ".join(d["cards"])
+            text = say(d["seat"], "cast", f"a spell on {d['tile']}: it shows {cards}. ")
+            if d["success"]:
+                return text + "The spell works: the cards leave the game."
+            return (
+                text
+                + f"The spell fails: {say.name(d['taker'])} take{_s(d['taker'], seat)} the cards."
+            )
+        if kind == "token":
+            return say(d["seat"], "gain", f"an apprentice token ({d['tokens']} in all).")
+        if kind == "accept":
+            return say(d["seat"], "accept", f"{say.name(d['player'], possessive=True)} last card.")
+        if kind == "game_over":
+            names = " and ".join(say.name(s) for s in d["winners"])
+            how = "with four tokens" if d["reason"] == "tokens" else "with an empty hand"
+            return f"Game over. Winner: {names}, {how}."
+        return f"{kind}: {dict(d)}"
+
+    def sample_state(
+        self, view: WakatankaView, rng: random.Random, *, chance: ChanceMode = "draw"
+    ) -> WakatankaState:
+        """A state `view.seat` cannot tell from the real one.
+
+        Cards a player was seen taking stay with them until a reveal shows one leaving (a lower
+        bound kept per player); every other unseen card is dealt at random among the other hands
+        and the face-down cards the viewer did not place.
+        """
+        if view.to_move is None:
+            raise ValueError("a view can be filled in only when a player is to move")
+        me = view.seat
+        known: list[Counter[str]] = [Counter() for _ in range(view.players)]
+        for reveal in view.reveals:
+            for placer, card in reveal.cards:
+                if known[placer][card] > 0:
+                    known[placer][card] -= 1
+            if reveal.taker is not None:
+                known[reveal.taker].update(card for _, card in reveal.cards)
+        pool = Counter(deck(view.players))
+        pool.subtract(view.removed)
+        if view.hand is not None:
+            pool.subtract(view.hand)
+        slots_of: list[list[tuple[int, int]]] = [[] for _ in range(view.players)]
+        for name, slots in view.stacks.items():
+            for i, slot in enumerate(slots):
+                if slot.card is not None:
+                    pool[slot.card] -= 1
+                else:
+                    slots_of[slot.placer].append((TILE_INDEX[name], i))
+        others = [s for s in range(view.players) if s != me]
+        for s in others:
+            known[s] = known[s] & Counter({c: n for c, n in pool.items() if n > 0})
+            pool.subtract(known[s])
+        rest = list(pool.elements())
+        rng.shuffle(rest)
+        state = WakatankaState(view.players, view.options, chance)
+        state.history = []
+        state.stack.set_order(())
+        stacks: list[list[tuple[int, int]]] = [
+            [
+                (CARD_INDEX[s.card], s.placer) if s.card is not None else (-1, s.placer)
+                for s in view.stacks[t]
+            ]
+            for t in TILES
+        ]
+        for s in others:
+            size = view.hand_sizes[s] + len(slots_of[s])
+            own = list(known[s].elements())
+            while len(own) < size:
+                own.append(rest.pop())
+            rng.shuffle(own)
+            for t, i in slots_of[s]:
+                stacks[t][i] = (CARD_INDEX[own.pop()], s)
+            hand = [0] * 7
+            for card in own:
+                hand[CARD_INDEX[card]] += 1
+            state.hands[s] = hand
+        if me is not None:
+            hand = [0] * 7
+            for card in view.hand or ():
+                hand[CARD_INDEX[card]] += 1
+            state.hands[me] = hand
+        if rest:
+            raise ValueError("the view does not account for every card")
+        state.hand_size = list(view.hand_sizes)
+        state.stacks = stacks
+        state.marker = None if view.marker is None else TILE_INDEX[view.marker]
+        state.tokens = list(view.tokens)
+        state.removed = list(view.removed)
+        state.turns = list(view.turns)
+        state.reveals = list(view.reveals)
+        state.last_play = (
+            None if view.last_play is None else (view.last_play[0], TILE_INDEX[view.last_play[1]])
+        )
+        state.last_card = view.last_card
+        state.turn = view.to_move
+        state.phase = PLAY
+        return state
+
+    def tally(self, state: WakatankaState) -> dict[str, int]:
+        calls = sum(1 for r in state.reveals if r.action == "call")
+        return {
+            "rounds": -(-len(state.turns) // state.players),
+            "calls": calls,
+            "spells": len(state.reveals) - calls,
+        }
+
+    @cached_property
+    def text(self) -> TextInterface:
+        from campfire.games.wakatanka.text import WakatankaText
+
+        return WakatankaText(self)
+
+
+def _a(name: str) -> str:
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
+def _s(subject: int, seat: int | None) -> str:
+    return "" if subject == seat else "s"
+
+
+GAME = Wakatanka()
+WakatankaState.game = GAME

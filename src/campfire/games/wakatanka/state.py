@@ -1,0 +1,382 @@
+"""Waka Tanka's rules: one state, mutated by actions and chance outcomes (RULINGS W1-W6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campfire.games.wakatanka.actions import (
+    ACCEPT,
+    CALL,
+    PLAYS,
+    SPELLS,
+    Accept,
+    Action,
+    Call,
+    Play,
+    Spell,
+)
+from campfire.games.wakatanka.cards import (
+    CARD_INDEX,
+    CARDS,
+    TILE_INDEX,
+    TILES,
+    TOKENS_TO_WIN,
+    deck,
+    neighbours,
+)
+from campfire.games.wakatanka.options import WakatankaOptions
+from campfire.games.wakatanka.view import Reveal, Slot, Turn, WakatankaView
+from campfire.kernel.chance import (
+    ChanceMode,
+    ChanceOutcome,
+    ChanceSpec,
+    Draw,
+    Pick,
+    Shuffle,
+    Shuffled,
+    Stack,
+)
+from campfire.kernel.events import Event
+from campfire.kernel.state import State
+
+SHUFFLE, MARKER, DEAL, PLAY, OVER = range(5)
+_MARKER_SPEC = ChanceSpec("pick", TILES, "marker")
+
+
+class WakatankaState(State[Action, WakatankaView]):
+    def __init__(
+        self, players: int, options: WakatankaOptions, mode: ChanceMode = "shuffle"
+    ) -> None:
+        self.players = players
+        self.options = options
+        self.mode = mode
+        self.history = []
+        self.deck = deck(players)
+        self.stack = Stack()  # the deck while it is dealt
+        self.hands = [[0] * 7 for _ in range(players)]  # counts by card index
+        self.hand_size = [0] * players
+        self.stacks: list[list[tuple[int, int]]] = [[] for _ in TILES]  # (card, placer)
+        self.marker: int | None = None
+        self.tokens = [0] * players
+        self.removed: list[str] = []
+        self.turns: list[Turn] = []  # public: cards stay face down here
+        self.reveals: list[Reveal] = []
+        self.last_play: tuple[int, int] | None = None  # (seat, tile index)
+        self.last_card = False
+        self.turn: int | None = None
+        self.phase = SHUFFLE
+        self._deal_next = 0
+        self._winners: list[int] = []
+        self.opening_events = self._advance([])
+
+    # --- kernel API ------------------------------------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def chance_due(self) -> ChanceSpec | None:
+        phase = self.phase
+        if phase == SHUFFLE:
+            return ChanceSpec("shuffle", self.deck) if self.mode == "shuffle" else None
+        if phase == MARKER:
+            return _MARKER_SPEC
+        if phase == DEAL:
+            return self.stack.draw_spec()
+        return None
+
+    def winners(self) -> list[int]:
+        return list(self._winners)
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase != PLAY:
+            return []
+        if self.last_card:
+            return [CALL, ACCEPT]
+        assert self.turn is not None and self.marker is not None
+        hand = self.hands[self.turn]
+        actions: list[Action] = []
+        for tile in neighbours(self.marker):
+            row = PLAYS[tile]
+            actions.extend(row[c] for c in range(7) if hand[c])
+        if self.last_play is not None:
+            actions.append(CALL)
+        actions.extend(SPELLS[t] for t in range(6) if self.stacks[t])
+        return actions
+
+    def _refusal(self, action: Any) -> str | None:
+        kind = type(action)
+        seat = self.turn
+        assert seat is not None and self.marker is not None
+        if self.last_card and kind is not Call and kind is not Accept:
+            who = self.last_play[0] if self.last_play else "?"
+            return f"seat {who} played their last card: call or accept"
+        if kind is Play:
+            tile = TILE_INDEX.get(action.tile)
+            if tile is None:
+                return f"{action.tile!r} is not a tile (tiles: {', '.join(TILES)})"
+            card = CARD_INDEX.get(action.card)
+            if card is None:
+                return f"{action.card!r} is not a card (cards: {', '.join(CARDS)})"
+            if tile not in neighbours(self.marker):
+                left, right = (TILES[t] for t in neighbours(self.marker))
+                return (
+                    f"the marker is on {TILES[self.marker]}: it moves to {left} or {right}, "
+                    f"not {action.tile}"
+                )
+            if not self.hands[seat][card]:
+                return f"seat {seat} has no {action.card} in hand"
+            return None
+        if kind is Call:
+            if self.last_play is None:
+                return "a call must come right after a play"
+            return None
+        if kind is Spell:
+            tile = TILE_INDEX.get(action.tile)
+            if tile is None:
+                return f"{action.tile!r} is not a tile (tiles: {', '.join(TILES)})"
+            if not self.stacks[tile]:
+                return f"there are no cards on {action.tile} to cast a spell on"
+            return None
+        if kind is Accept:
+            if not self.last_card:
+                return "accept only when the previous player played their last card"
+            return None
+        return f"{action!r} is not a Waka Tanka action"
+
+    def _act(self, action: Action) -> list[Event]:
+        seat = self.turn
+        assert seat is not None
+        self.turns.append(_public_turn(seat, action))
+        kind = type(action)
+        if kind is Play:
+            assert isinstance(action, Play)
+            return self._play(seat, TILE_INDEX[action.tile], CARD_INDEX[action.card])
+        if kind is Call:
+            return self._call(seat)
+        if kind is Spell:
+            assert isinstance(action, Spell)
+            return self._spell(seat, TILE_INDEX[action.tile])
+        assert self.last_play is not None
+        winner = self.last_play[0]
+        events = [Event("accept", {"seat": seat, "player": winner})]
+        self._end([winner], "last card", events)
+        return events
+
+    def _play(self, seat: int, tile: int, card: int) -> list[Event]:
+        self.hands[seat][card] -= 1
+        self.hand_size[seat] -= 1
+        self.stacks[tile].append((card, seat))
+        self.marker = tile
+        self.last_play = (seat, tile)
+        self.last_card = self.hand_size[seat] == 0
+        self.turn = (seat + 1) % self.players
+        events = [
+            Event("play", {"seat": seat, "tile": TILES[tile], "hand_size": self.hand_size[seat]}),
+            Event(
+                "placed",
+                {"seat": seat, "tile": TILES[tile], "card": CARDS[card]},
+                frozenset((seat,)),
+            ),
+        ]
+        if self.last_card:
+            events.append(Event("last_card", {"seat": seat}))
+        return events
+
+    def _reveal(self, tile: int) -> tuple[list[tuple[int, int]], tuple[tuple[int, str], ...]]:
+        cards = self.stacks[tile]
+        self.stacks[tile] = []
+        return cards, tuple((placer, CARDS[card]) for card, placer in cards)
+
+    def _take(self, seat: int, cards: list[tuple[int, int]]) -> None:
+        hand = self.hands[seat]
+        for card, _ in cards:
+            hand[card] += 1
+        self.hand_size[seat] += len(cards)
+
+    def _call(self, seat: int) -> list[Event]:
+        assert self.last_play is not None
+        player, tile = self.last_play
+        last_card = self.last_card
+        cards, shown = self._reveal(tile)
+        bluff = cards[-1][0] != tile
+        taker = player if bluff else seat
+        self._take(taker, cards)
+        self.reveals.append(Reveal(seat, "call", TILES[tile], shown, bluff, taker))
+        events = [
+            Event(
+                "call",
+                {
+                    "seat": seat,
+                    "player": player,
+                    "tile": TILES[tile],
+                    "cards": [c for _, c in shown],
+                    "bluff": bluff,
+                    "taker": taker,
+                },
+            )
+        ]
+        self.last_play = None
+        self.last_card = False
+        if bluff:
+            if self._gain_token(seat, events):
+                return events
+        elif last_card:
+            self._end([player], "last card", events)
+            return events
+        self.turn = (seat + 1) % self.players
+        return events
+
+    def _spell(self, seat: int, tile: int) -> list[Event]:
+        cards, shown = self._reveal(tile)
+        success = sum(1 for card, _ in cards if card == tile) >= 2
+        taker = None if success else seat
+        if success:
+            self.removed.extend(CARDS[card] for card, _ in cards)
+        else:
+            self._take(seat, cards)
+        self.reveals.append(Reveal(seat, "spell", TILES[tile], shown, success, taker))
+        events = [
+            Event(
+                "spell",
+                {
+                    "seat": seat,
+                    "tile": TILES[tile],
+                    "cards": [c for _, c in shown],
+                    "success": success,
+                    "taker": taker,
+                },
+            )
+        ]
+        self.last_play = None
+        if success and self._gain_token(seat, events):
+            return events
+        self.turn = (seat + 1) % self.players
+        return events
+
+    def _gain_token(self, seat: int, events: list[Event]) -> bool:
+        """Give `seat` a token; True when it is their fourth and the game is won."""
+        self.tokens[seat] += 1
+        events.append(Event("token", {"seat": seat, "tokens": self.tokens[seat]}))
+        if self.tokens[seat] >= TOKENS_TO_WIN:
+            self._end([seat], "tokens", events)
+            return True
+        return False
+
+    def _end(self, winners: list[int], reason: str, events: list[Event]) -> None:
+        self._winners = winners
+        self.phase = OVER
+        self.turn = None
+        events.append(Event("game_over", {"winners": winners, "reason": reason}))
+
+    # --- chance ----------------------------------------------------------------------------
+    def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
+        events: list[Event] = []
+        if isinstance(outcome, Shuffle):
+            self.stack.set_order(outcome.order)
+            events.append(Event("shuffle", {"count": len(self.deck)}))
+            self.phase = MARKER
+        elif isinstance(outcome, Pick):
+            self.marker = TILE_INDEX[outcome.value]
+            events.append(Event("marker", {"tile": outcome.value}))
+            self.phase = DEAL
+        else:
+            assert isinstance(outcome, Draw)
+            self.stack.take(outcome.item)
+            self._deal_one(outcome.item)
+        return self._advance(events)
+
+    def _advance(self, events: list[Event]) -> list[Event]:
+        if self.phase == SHUFFLE and self.mode == "draw":
+            self.stack.set_unordered(self.deck)
+            self.history.append(Shuffled(self.deck))
+            events.append(Event("shuffle", {"count": len(self.deck)}))
+            self.phase = MARKER
+        if self.phase == DEAL:
+            while self.stack.order:
+                self._deal_one(self.stack.pop())
+            if self.stack.size == 0:
+                self.phase = PLAY
+                self.turn = self.options.first_player
+                events.append(Event("deal", {"hand_sizes": list(self.hand_size)}))
+                for seat in range(self.players):
+                    events.append(
+                        Event("hand", {"seat": seat, "cards": self._hand(seat)}, frozenset((seat,)))
+                    )
+        return events
+
+    def _deal_one(self, card: str) -> None:
+        seat = (self.options.first_player + self._deal_next) % self.players
+        self._deal_next += 1
+        self.hands[seat][CARD_INDEX[card]] += 1
+        self.hand_size[seat] += 1
+
+    # --- information -----------------------------------------------------------------------
+    def _hand(self, seat: int) -> list[str]:
+        hand = self.hands[seat]
+        return sorted(CARDS[c] for c in range(7) for _ in range(hand[c]))
+
+    def view(self, seat: int | None) -> WakatankaView:
+        return WakatankaView(
+            seat=seat,
+            players=self.players,
+            options=self.options,
+            to_move=self.turn,
+            marker=None if self.marker is None else TILES[self.marker],
+            hand=None if seat is None else tuple(self._hand(seat)),
+            hand_sizes=tuple(self.hand_size),
+            tokens=tuple(self.tokens),
+            stacks={
+                TILES[t]: tuple(
+                    Slot(placer, CARDS[card] if placer == seat else None)
+                    for card, placer in self.stacks[t]
+                )
+                for t in range(6)
+            },
+            removed=tuple(sorted(self.removed)),
+            turns=tuple(self.turns),
+            reveals=tuple(self.reveals),
+            last_play=None
+            if self.last_play is None
+            else (self.last_play[0], TILES[self.last_play[1]]),
+            last_card=self.last_card,
+            terminal=self.phase == OVER,
+            winners=tuple(self._winners),
+        )
+
+    def clone(self) -> WakatankaState:
+        other = object.__new__(WakatankaState)
+        other.__dict__.update(self.__dict__)
+        other.history = self.history.copy()
+        other.stack = self.stack.copy()
+        other.hands = [h.copy() for h in self.hands]
+        other.hand_size = self.hand_size.copy()
+        other.stacks = [s.copy() for s in self.stacks]
+        other.tokens = self.tokens.copy()
+        other.removed = self.removed.copy()
+        other.turns = self.turns.copy()
+        other.reveals = self.reveals.copy()
+        other._winners = self._winners.copy()
+        return other
+
+    def all_cards(self) -> list[str]:
+        """Every card wherever it is: deck, hands, tiles, out of the game."""
+        out = [*self.stack.items(), *self.removed]
+        if self.phase == SHUFFLE and self.mode == "shuffle":
+            out.extend(self.deck)
+        for seat in range(self.players):
+            out.extend(self._hand(seat))
+        for stack in self.stacks:
+            out.extend(CARDS[card] for card, _ in stack)
+        return sorted(out)
+
+
+def _public_turn(seat: int, action: Action) -> Turn:
+    if isinstance(action, Play):
+        return Turn(seat, "play", action.tile)
+    if isinstance(action, Spell):
+        return Turn(seat, "spell", action.tile)
+    return Turn(seat, "call" if isinstance(action, Call) else "accept")

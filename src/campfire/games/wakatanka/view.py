@@ -1,0 +1,104 @@
+"""What one seat may know in Waka Tanka (RULINGS W6)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from campfire.games.wakatanka.options import WakatankaOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One face-down card on a tile: who placed it, and the card if the viewer placed it."""
+
+    placer: int
+    card: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"placer": self.placer, "card": self.card}
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn as everyone saw it (a played card stays face down: see `Slot` and `Reveal`)."""
+
+    seat: int
+    action: str  # play, call, spell or accept
+    tile: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"player": self.seat, "action": self.action}
+        if self.tile is not None:
+            out["tile"] = self.tile
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A stack turned face up by a call or a spell, and where its cards went (public).
+
+    `cards` are bottom first, each with who placed it. `taker` is None when a successful spell
+    sent the cards out of the game.
+    """
+
+    seat: int  # who called or cast
+    action: str  # call or spell
+    tile: str
+    cards: tuple[tuple[int, str], ...]
+    success: bool  # call: the bluff was exposed; spell: at least two of the tile's animal
+    taker: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.seat,
+            "action": self.action,
+            "tile": self.tile,
+            "cards": [{"placer": p, "card": c} for p, c in self.cards],
+            "success": self.success,
+            "taker": self.taker,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class WakatankaView:
+    """The table as `seat` sees it; `seat` None is a spectator (no hand)."""
+
+    seat: int | None
+    players: int
+    options: WakatankaOptions
+    to_move: int | None
+    marker: str | None
+    hand: tuple[str, ...] | None  # sorted; None for a spectator
+    hand_sizes: tuple[int, ...]
+    tokens: tuple[int, ...]
+    stacks: Mapping[str, tuple[Slot, ...]]  # bottom first
+    removed: tuple[str, ...]  # sorted
+    turns: tuple[Turn, ...]
+    reveals: tuple[Reveal, ...]
+    last_play: tuple[int, str] | None  # (seat, tile) when the previous turn was a play
+    last_card: bool  # that play emptied its player's hand: call or accept now
+    terminal: bool
+    winners: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "wakatanka",
+            "seat": self.seat,
+            "players": self.players,
+            "options": self.options.model_dump(),
+            "to_move": self.to_move,
+            "marker": self.marker,
+            "hand": None if self.hand is None else list(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "tokens": list(self.tokens),
+            "stacks": {t: [s.to_json() for s in slots] for t, slots in self.stacks.items()},
+            "removed": list(self.removed),
+            "turns": [t.to_json() for t in self.turns],
+            "reveals": [r.to_json() for r in self.reveals],
+            "last_play": None if self.last_play is None else list(self.last_play),
+            "last_card": self.last_card,
+            "terminal": self.terminal,
+            "winners": list(self.winners),
+        }

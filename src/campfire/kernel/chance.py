@@ -1,0 +1,189 @@
+"""Chance: outcomes stated explicitly, so a game never depends on a random generator.
+
+A shuffled face-down stack can be resolved in two equivalent ways, and a state picks one when it
+is created (its chance mode):
+
+- ``"shuffle"``: the shuffle is one chance outcome, the whole new order (`Shuffle`). This is how
+  a game record states it, and what replay, simulation and the server use.
+- ``"draw"``: the shuffle itself is certain (the items become an unordered stack) and every draw
+  from it is a chance outcome of its own (`Draw`), with one outcome per distinct item left and
+  its probability. This is what search bots and OpenSpiel want.
+
+Drawing uniformly one item at a time from an unordered stack gives exactly the distribution of a
+uniform shuffle, so both modes play the same game; `records.record_of` turns a draw-mode history
+into a record with whole shuffles.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+ChanceMode = Literal["shuffle", "draw"]
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """A whole new order of a stack, top first."""
+
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The item a draw from an unordered stack turned up."""
+
+    item: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """One choice among a few equally likely values (for example a starting tile)."""
+
+    kind: str
+    value: str
+
+
+ChanceOutcome = Shuffle | Draw | Pick
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled:
+    """History note of a draw-mode state: these items became an unordered stack.
+
+    It is not a chance outcome (nothing random happened yet); `records.record_of` folds it and
+    the draws that follow into one `Shuffle`.
+    """
+
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceSpec:
+    """The chance outcome a state is waiting for.
+
+    kind ``"shuffle"``: `items` is the multiset being shuffled (sorted).
+    kind ``"draw"``: `items` is the multiset drawn from (sorted).
+    kind ``"pick"``: `items` are the equally likely values; `label` names what is picked.
+    """
+
+    kind: Literal["shuffle", "draw", "pick"]
+    items: tuple[str, ...]
+    label: str = ""
+
+    def outcomes(self) -> list[tuple[ChanceOutcome, float]]:
+        """Every outcome with its probability; a whole shuffle is not enumerable."""
+        if self.kind == "shuffle":
+            raise ValueError("a whole shuffle has too many outcomes to list; use draw mode")
+        counts = Counter(self.items)
+        total = len(self.items)
+        if self.kind == "draw":
+            return [(Draw(item), n / total) for item, n in sorted(counts.items())]
+        return [(Pick(self.label, value), n / total) for value, n in sorted(counts.items())]
+
+    def sample(self, rng: random.Random) -> ChanceOutcome:
+        if self.kind == "shuffle":
+            order = list(self.items)
+            rng.shuffle(order)
+            return Shuffle(tuple(order))
+        if self.kind == "draw":
+            return Draw(rng.choice(self.items))
+        return Pick(self.label, rng.choice(self.items))
+
+    def check(self, outcome: ChanceOutcome) -> str | None:
+        """Why `outcome` cannot resolve this chance, or None when it can."""
+        if self.kind == "shuffle":
+            if not isinstance(outcome, Shuffle):
+                return f"a shuffle of {len(self.items)} items is due"
+            return permutation_problem(outcome.order, self.items)
+        if self.kind == "draw":
+            if not isinstance(outcome, Draw):
+                return "a draw from the stack is due"
+            if outcome.item not in self.items:
+                return f"{outcome.item!r} is not in the stack"
+            return None
+        if not isinstance(outcome, Pick) or outcome.kind != self.label:
+            return f"a {self.label} is due"
+        if outcome.value not in self.items:
+            return f"{outcome.value!r} is not a possible {self.label}"
+        return None
+
+
+def permutation_problem(order: Sequence[str], items: Iterable[str]) -> str | None:
+    """Why `order` is not a permutation of `items`, or None when it is."""
+    want = Counter(items)
+    got = Counter(order)
+    if got == want:
+        return None
+    missing = sorted((want - got).elements())
+    extra = sorted((got - want).elements())
+    parts = [f"the shuffle must order exactly the {sum(want.values())} items being shuffled"]
+    if missing:
+        parts.append("missing " + " ".join(missing))
+    if extra:
+        parts.append("not being shuffled " + " ".join(extra))
+    return "; ".join(parts)
+
+
+class Stack:
+    """A face-down stack in either chance mode.
+
+    Shuffle mode keeps a known order (`order`, top last, so a draw is a pop); draw mode keeps an
+    unordered multiset (`pool`) and each draw is a chance outcome. A stack is never both.
+    """
+
+    __slots__ = ("order", "pool", "size")
+
+    def __init__(self) -> None:
+        self.order: list[str] = []
+        self.pool: Counter[str] = Counter()
+        self.size = 0
+
+    def __len__(self) -> int:
+        return self.size
+
+    def copy(self) -> Stack:
+        other = Stack()
+        other.order = self.order.copy()
+        other.pool = self.pool.copy()
+        other.size = self.size
+        return other
+
+    def set_order(self, top_first: Sequence[str]) -> None:
+        self.order = list(reversed(top_first))
+        self.pool = Counter()
+        self.size = len(self.order)
+
+    def set_unordered(self, items: Iterable[str]) -> None:
+        self.order = []
+        self.pool = Counter(items)
+        self.size = sum(self.pool.values())
+
+    @property
+    def needs_draw(self) -> bool:
+        """True when the next draw is a chance outcome (draw mode, stack not empty)."""
+        return not self.order and self.size > 0
+
+    def pop(self) -> str:
+        """The top item of an ordered stack."""
+        self.size -= 1
+        return self.order.pop()
+
+    def take(self, item: str) -> None:
+        """Remove the drawn `item` from an unordered stack."""
+        left = self.pool[item] - 1
+        if left:
+            self.pool[item] = left
+        else:
+            del self.pool[item]
+        self.size -= 1
+
+    def items(self) -> list[str]:
+        """Everything in the stack, sorted (its order is never part of the answer)."""
+        return sorted(self.order) if self.order else sorted(self.pool.elements())
+
+    def draw_spec(self) -> ChanceSpec:
+        return ChanceSpec("draw", tuple(self.items()))

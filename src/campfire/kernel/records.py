@@ -1,0 +1,235 @@
+"""Game records, format 1: one JSON document that replays a game exactly.
+
+Every chance outcome is written in the record, so replaying never touches a random generator.
+`Record.of` saves any state (finished or not); `Record.replay` rebuilds it, refusing the first
+entry that breaks the rules with a `RecordError` naming that entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from campfire.kernel.chance import ChanceOutcome, Draw, Pick, Shuffle, Shuffled
+from campfire.kernel.errors import CampfireError, IllegalAction, OptionError, RecordError
+from campfire.kernel.events import Event
+from campfire.kernel.state import Entry, Game, PlayerMove, State
+
+FORMAT = 1
+_HEADER_KEYS = {"format", "game", "players", "options", "moves"}
+
+
+@dataclass
+class Record:
+    """A format-1 record: header plus `moves`, each entry as it stands in the JSON document."""
+
+    game: str
+    players: int
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: list[Any] = field(default_factory=list)
+
+    # --- reading ---------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        """Check the document's shape (not yet its moves) and wrap it."""
+        if not isinstance(data, dict):
+            raise RecordError("a record must be a JSON object")
+        unknown = sorted(set(data) - _HEADER_KEYS)
+        if unknown:
+            raise RecordError(f"unknown key {unknown[0]!r} in the record")
+        if "format" not in data:
+            raise RecordError("the record has no 'format' (expected 1)")
+        if data["format"] != FORMAT or isinstance(data["format"], bool):
+            raise RecordError(f"unsupported format {data['format']!r} (expected 1)")
+        name = data.get("game")
+        if not isinstance(name, str):
+            raise RecordError("'game' must be the name of a game")
+        from campfire.kernel.registry import get_game
+
+        try:
+            game = get_game(name)
+        except KeyError as error:
+            raise RecordError(error.args[0]) from None
+        players = data.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise RecordError("'players' must be a whole number")
+        if not game.min_players <= players <= game.max_players:
+            raise RecordError(
+                f"{game.title} takes {game.min_players} to {game.max_players} players, "
+                f"not {players}"
+            )
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise RecordError("'options' must be an object")
+        moves = data.get("moves")
+        if not isinstance(moves, list):
+            raise RecordError("'moves' must be a list")
+        return cls(name, players, dict(options), list(moves))
+
+    @classmethod
+    def loads(cls, text: str | bytes) -> Record:
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise RecordError(f"not valid JSON: {error}") from None
+        return cls.from_json(data)
+
+    @classmethod
+    def load(cls, path: str | PathLike[str]) -> Record:
+        try:
+            text = Path(path).read_bytes()
+        except OSError as error:
+            raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        return cls.loads(text)
+
+    # --- writing ---------------------------------------------------------------------------
+    @classmethod
+    def of(cls, state: State[Any, Any]) -> Record:
+        """The record of `state` so far; a draw-mode history is folded into whole shuffles."""
+        game = state.game
+        options = getattr(state, "options", None)
+        raw = options.model_dump() if options is not None else {}
+        moves = [entry_to_json(game, entry) for entry in _fold_draws(state.history)]
+        return cls(game.name, state.players, raw, moves)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "players": self.players,
+            "options": self.options,
+            "moves": self.moves,
+        }
+
+    def dumps(self, indent: int | None = 1) -> str:
+        return json.dumps(self.to_json(), indent=indent)
+
+    def save(self, path: str | PathLike[str]) -> None:
+        Path(path).write_text(self.dumps() + "\n")
+
+    # --- replaying -------------------------------------------------------------------------
+    def new_state(self) -> State[Any, Any]:
+        from campfire.kernel.registry import get_game
+
+        try:
+            state: State[Any, Any] = get_game(self.game).new_state(self.players, self.options)
+        except (OptionError, KeyError) as error:
+            raise RecordError(str(error.args[0]) if error.args else str(error)) from None
+        return state
+
+    def replay(self, upto: int | None = None) -> State[Any, Any]:
+        """The state after the first `upto` entries (all by default)."""
+        state = self.new_state()
+        for index, raw in enumerate(self.moves[:upto]):
+            try:
+                apply_entry(state, raw)
+            except (ValueError, IllegalAction) as error:
+                raise RecordError(str(error), index, raw) from None
+        return state
+
+    def steps(self) -> list[tuple[Any, list[Event]]]:
+        """Each entry with the events it caused, for narration (the record must be valid)."""
+        state = self.new_state()
+        out = []
+        for index, raw in enumerate(self.moves):
+            try:
+                events = apply_entry(state, raw)
+            except (ValueError, IllegalAction) as error:
+                raise RecordError(str(error), index, raw) from None
+            out.append((raw, events))
+        return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def entry_from_json(game: Game[Any], raw: Any) -> PlayerMove | ChanceOutcome:
+    """One `moves` entry; ValueError says what is wrong with it."""
+    if not isinstance(raw, dict):
+        raise ValueError("an entry must be a JSON object")
+    if "chance" in raw:
+        kind = raw["chance"]
+        if kind == "shuffle":
+            _exact_keys(raw, {"chance", "order"})
+            order = raw["order"]
+            if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
+                raise ValueError("'order' must be a list of names")
+            return Shuffle(tuple(order))
+        if isinstance(kind, str) and kind in game.pick_fields:
+            key = game.pick_fields[kind]
+            _exact_keys(raw, {"chance", key})
+            value = raw[key]
+            if not isinstance(value, str):
+                raise ValueError(f"{key!r} must be a name")
+            return Pick(kind, value)
+        kinds = ", ".join(["shuffle", *game.pick_fields])
+        raise ValueError(f"unknown chance kind {kind!r} (kinds: {kinds})")
+    if "player" in raw:
+        seat = raw["player"]
+        if not _is_int(seat):
+            raise ValueError("'player' must be a seat number")
+        action = game.action_from_json({k: v for k, v in raw.items() if k != "player"})
+        return PlayerMove(seat, action)
+    raise ValueError("an entry needs 'player' and 'action', or 'chance'")
+
+
+def _exact_keys(raw: Mapping[str, Any], keys: set[str]) -> None:
+    missing = sorted(keys - set(raw))
+    if missing:
+        raise ValueError(f"missing {missing[0]!r}")
+    extra = sorted(set(raw) - keys)
+    if extra:
+        raise ValueError(f"unexpected key {extra[0]!r}")
+
+
+def apply_entry(state: State[Any, Any], raw: Any) -> list[Event]:
+    """Apply one `moves` entry to `state`; ValueError or IllegalAction says why not."""
+    move = entry_from_json(state.game, raw)
+    if isinstance(move, PlayerMove):
+        if not 0 <= move.seat < state.players:
+            raise ValueError(f"there is no seat {move.seat} in a {state.players}-player game")
+        return state.apply(move.action, seat=move.seat)
+    return state.apply(move)
+
+
+def entry_to_json(game: Game[Any], entry: PlayerMove | ChanceOutcome) -> dict[str, Any]:
+    if isinstance(entry, PlayerMove):
+        return {"player": entry.seat, **game.action_to_json(entry.action)}
+    if isinstance(entry, Shuffle):
+        return {"chance": "shuffle", "order": list(entry.order)}
+    if isinstance(entry, Pick):
+        return {"chance": entry.kind, game.pick_fields[entry.kind]: entry.value}
+    raise CampfireError(f"a lone draw cannot be written to a record: {entry!r}")
+
+
+def _fold_draws(history: list[Entry]) -> list[PlayerMove | ChanceOutcome]:
+    """Replace each draw-mode `Shuffled` note and the draws from it by one whole `Shuffle`:
+    the items in the order they were drawn, then the undrawn rest in sorted order (nobody ever
+    saw the rest, so any order of it replays the same game)."""
+    out: list[PlayerMove | ChanceOutcome] = []
+    slot = -1
+    items: Counter[str] = Counter()
+    drawn: list[str] = []
+
+    def close() -> None:
+        if slot >= 0:
+            rest = sorted((items - Counter(drawn)).elements())
+            out[slot] = Shuffle((*drawn, *rest))
+
+    for entry in history:
+        if isinstance(entry, Shuffled):
+            close()
+            out.append(Shuffle(()))
+            slot, items, drawn = len(out) - 1, Counter(entry.items), []
+        elif isinstance(entry, Draw):
+            drawn.append(entry.item)
+        else:
+            out.append(entry)
+    close()
+    return out

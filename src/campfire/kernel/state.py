@@ -1,0 +1,256 @@
+"""The kernel's two abstractions: a `Game` (rules, codecs, options) and its `State`.
+
+The shape is the field's usual one (OpenSpiel's State): who acts or whether chance is due, the
+legal actions, apply, terminal, returns, plus seat views and narrated events. Interfaces, bots and
+adapters are written against this module only, never against one game's internals.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from campfire.kernel.chance import (
+    ChanceMode,
+    ChanceOutcome,
+    ChanceSpec,
+    Draw,
+    Pick,
+    Shuffle,
+    Shuffled,
+)
+from campfire.kernel.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from campfire.kernel.bots import Bot, BotFactory
+    from campfire.kernel.events import Event
+    from campfire.kernel.text import TextInterface
+
+
+class View(Protocol):
+    """What one seat may know, and nothing more. Every view is plain data."""
+
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def terminal(self) -> bool: ...
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMove:
+    """A history entry: `seat` took `action`."""
+
+    seat: int
+    action: Any
+
+
+Entry = PlayerMove | Shuffle | Draw | Pick | Shuffled
+
+ActionT = TypeVar("ActionT")
+ViewT = TypeVar("ViewT", bound=View)
+StateT = TypeVar("StateT", bound="State[Any, Any]")
+
+_CHANCE_TYPES = (Shuffle, Draw, Pick)
+
+
+class State(ABC, Generic[ActionT, ViewT]):
+    """A position of one game, mutated in place by `apply` (use `clone` to branch).
+
+    Subclasses implement the rules through `_refusal` (why an action is illegal) and `_act` /
+    `_resolve` (carry out a legal action / a chance outcome), so that `apply` can promise that a
+    refused move leaves the state exactly as it was.
+    """
+
+    game: ClassVar[Game[Any]]
+    players: int
+    mode: ChanceMode
+    history: list[Entry]
+
+    # --- who acts --------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to act; None when the game is over or a chance outcome is due."""
+
+    @property
+    @abstractmethod
+    def is_terminal(self) -> bool: ...
+
+    @abstractmethod
+    def chance_due(self) -> ChanceSpec | None:
+        """The chance outcome the state waits for, if any."""
+
+    @property
+    def is_chance(self) -> bool:
+        return self.chance_due() is not None
+
+    # --- moves -----------------------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[ActionT]:
+        """Every legal action of the seat to move (empty at chance and terminal states)."""
+
+    @abstractmethod
+    def _refusal(self, action: Any) -> str | None:
+        """Why `action` is illegal for the seat to move now, or None when it is legal."""
+
+    @abstractmethod
+    def _act(self, action: ActionT) -> list[Event]:
+        """Carry out a legal action."""
+
+    @abstractmethod
+    def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
+        """Carry out a chance outcome that matches `chance_due()`."""
+
+    def apply(self, move: ActionT | ChanceOutcome, *, seat: int | None = None) -> list[Event]:
+        """Apply a player action (for `seat`, when given) or a chance outcome.
+
+        Raises `IllegalAction` with the reason, leaving the state unchanged.
+        """
+        if isinstance(move, _CHANCE_TYPES):
+            spec = self.chance_due()
+            if spec is None:
+                raise IllegalAction(self._not_chance_reason())
+            problem = spec.check(move)
+            if problem is not None:
+                raise IllegalAction(problem)
+            self.history.append(move)
+            return self._resolve(move)
+        who = self.to_move
+        if who is None:
+            if self.is_terminal:
+                raise IllegalAction("the game is over")
+            spec = self.chance_due()
+            due = f"a {spec.label or spec.kind}" if spec else "a chance outcome"
+            raise IllegalAction(f"{due} is due before anyone acts")
+        if seat is not None and seat != who:
+            raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
+        problem = self._refusal(move)
+        if problem is not None:
+            raise IllegalAction(problem)
+        self.history.append(PlayerMove(who, move))
+        return self._act(move)
+
+    def _not_chance_reason(self) -> str:
+        if self.is_terminal:
+            return "the game is over"
+        return f"no chance outcome is due: it is seat {self.to_move}'s turn"
+
+    def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
+        """Every outcome of the chance due now, with its probability (draw mode)."""
+        spec = self.chance_due()
+        if spec is None:
+            raise IllegalAction(self._not_chance_reason())
+        return spec.outcomes()
+
+    def sample_chance(self, rng: random.Random) -> ChanceOutcome:
+        spec = self.chance_due()
+        if spec is None:
+            raise IllegalAction(self._not_chance_reason())
+        return spec.sample(rng)
+
+    # --- information -----------------------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> ViewT:
+        """What `seat` may know; `None` gives the spectator's (public) view."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The winning seats once the game is over (several on a tie), else empty."""
+
+    def returns(self) -> list[float]:
+        """Zero-sum results: +1 for each winner and −1 for the rest, scaled to sum to zero."""
+        n = self.players
+        won = self.winners() if self.is_terminal else []
+        k = len(won)
+        if k == 0 or k == n:
+            return [0.0] * n
+        if k <= n - k:
+            win, lose = 1.0, -k / (n - k)
+        else:
+            win, lose = (n - k) / k, -1.0
+        return [win if s in won else lose for s in range(n)]
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    def play_out(self, bots: Sequence[Bot], rng: random.Random) -> None:
+        """Play to the end: `bots[s]` acts for seat s, `rng` settles chance."""
+        while not self.is_terminal:
+            seat = self.to_move
+            if seat is None:
+                self.apply(self.sample_chance(rng))
+            else:
+                self.apply(bots[seat].choose(self.view(seat), self.legal_actions()))
+
+
+class Game(ABC, Generic[StateT]):
+    """One game: its rules (through `new_state`), options, codecs, narration and text table."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    #: the record field that carries the value of each `Pick` kind, e.g. {"marker": "tile"}
+    pick_fields: ClassVar[Mapping[str, str]] = {}
+
+    @abstractmethod
+    def new_state(
+        self,
+        players: int | None = None,
+        options: Mapping[str, Any] | None = None,
+        *,
+        chance: ChanceMode = "shuffle",
+    ) -> StateT:
+        """A new game; raises `OptionError` for bad players or options."""
+
+    @abstractmethod
+    def default_options(self) -> dict[str, Any]:
+        """Every option with its default value."""
+
+    @abstractmethod
+    def action_from_json(self, data: Mapping[str, Any]) -> Any:
+        """The action of a record entry (without its `player` key); ValueError says why not."""
+
+    @abstractmethod
+    def action_to_json(self, action: Any) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def summary(self, state: StateT) -> dict[str, Any]:
+        """The game's own keys of `campfire replay --json` (see the record format)."""
+
+    @abstractmethod
+    def describe(self, event: Event, seat: int | None) -> str:
+        """One line of narration of `event` as `seat` (None: a spectator) would hear it;
+        empty when the event is better shown by the table than told."""
+
+    @abstractmethod
+    def sample_state(self, view: Any, rng: random.Random, *, chance: ChanceMode = "draw") -> StateT:
+        """A full state that `view`'s seat cannot tell from the real one, hidden parts drawn at
+        random. Search bots use it to determinize; tests use it to prove views hide nothing."""
+
+    def tally(self, state: StateT) -> dict[str, int]:
+        """Counts that describe a finished game's length (rounds, ...), for summaries."""
+        return {}
+
+    @property
+    @abstractmethod
+    def text(self) -> TextInterface:
+        """How the game is drawn and commanded in a terminal."""
+
+    def bot_levels(self) -> dict[str, BotFactory]:
+        """Bot classes by level name; every game has at least `random`."""
+        from campfire.kernel.bots import RandomBot
+
+        return {"random": RandomBot}
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}>"

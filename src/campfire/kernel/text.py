@@ -1,0 +1,45 @@
+"""What a game provides so the terminal can draw its table and read commands."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class TextInterface(Protocol):
+    def render(self, view: Any) -> Any:
+        """The table as `seat` sees it, as a Rich renderable."""
+        ...
+
+    def parse(self, command: str, view: Any) -> Any:
+        """The action a typed command names; ValueError says what is wrong with it."""
+        ...
+
+    def command(self, action: Any) -> str:
+        """The command that plays `action` (the inverse of `parse`)."""
+        ...
+
+    def help(self) -> str:
+        """The game's commands, one per line."""
+        ...
+
+
+class Narrator:
+    """Sentences about seats, in the second person for the seat being told."""
+
+    _IRREGULAR = {"be": ("are", "is")}
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+
+    def name(self, s: int, possessive: bool = False) -> str:
+        if s == self.seat:
+            return "your" if possessive else "you"
+        return f"seat {s}'s" if possessive else f"seat {s}"
+
+    def __call__(self, s: int, verb: str, rest: str) -> str:
+        you = s == self.seat
+        plain, third = self._IRREGULAR.get(
+            verb, (verb, verb + ("es" if verb.endswith("s") else "s"))
+        )
+        subject = "You" if you else f"Seat {s}"
+        return f"{subject} {plain if you else third} {rest}"

@@ -1,0 +1,172 @@
+"""A game at the terminal: the table drawn each turn, every event told, commands read.
+
+Only the kernel is used here (views, legal actions, events, the game's `text` interface), so
+every game plays the same way. With several people at one keyboard the screen shows public
+events only, and hands over between them so nobody sees what they may not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+
+from campfire.kernel.bots import Bot
+from campfire.kernel.errors import IllegalAction
+from campfire.kernel.events import Event
+from campfire.kernel.records import Record
+from campfire.kernel.state import State
+
+GENERAL_HELP = """\
+table              draw the table again
+save FILE          save the game so far as a record (replay or resume it later)
+help               this list
+quit               leave the game"""
+
+#: extra commands a caller may add: name -> (help line, handler(session, seat, args) -> None)
+Command = tuple[str, Callable[["Session", int, list[str]], None]]
+
+
+class Session:
+    def __init__(
+        self,
+        state: State[Any, Any],
+        humans: set[int],
+        bots: Mapping[int, Bot],
+        rng: random.Random,
+        console: Console,
+        read_line: Callable[[str], str | None],
+        interactive: bool,
+        commands: Mapping[str, Command] | None = None,
+    ) -> None:
+        self.state = state
+        self.game = state.game
+        self.humans = humans
+        self.bots = bots
+        self.rng = rng
+        self.console = console
+        self.read_line = read_line
+        self.interactive = interactive
+        self.commands = dict(commands or {})
+        self._shown_to: int | None = None
+
+    # --- narration -------------------------------------------------------------------------
+    @property
+    def audience(self) -> int | None:
+        """Whose private events the screen may show: the only person playing, else nobody."""
+        return next(iter(self.humans)) if len(self.humans) == 1 else None
+
+    def tell(self, events: list[Event]) -> None:
+        seat = self.audience
+        for event in events:
+            if event.visible_to(seat):
+                line = self.game.describe(event, seat)
+                if line:
+                    self.console.print(f"  {line}", highlight=False)
+
+    def show_table(self, seat: int) -> None:
+        self.console.print(self.game.text.render(self.state.view(seat)))
+
+    # --- the game loop ---------------------------------------------------------------------
+    def run(self) -> int:
+        names = ", ".join(f"seat {s}: {self.role(s)}" for s in range(self.state.players))
+        self.console.print(Rule(f"{self.game.title} — {names}"))
+        self.console.print("Type 'help' for the commands.", highlight=False)
+        state = self.state
+        while not state.is_terminal:
+            seat = state.to_move
+            if seat is None:
+                self.tell(state.apply(state.sample_chance(self.rng)))
+            elif seat in self.bots:
+                action = self.bots[seat].choose(state.view(seat), state.legal_actions())
+                self.tell(state.apply(action))
+            else:
+                outcome = self.human_turn(seat)
+                if outcome is not None:
+                    return outcome
+        self.finish()
+        return 0
+
+    def role(self, seat: int) -> str:
+        if seat not in self.humans:
+            return "bot"
+        return "you" if len(self.humans) == 1 else "person"
+
+    def hand_over(self, seat: int) -> None:
+        if len(self.humans) < 2 or self._shown_to == seat:
+            return
+        if self.interactive:
+            self.console.clear()
+            self.console.input(
+                f"[bold]Seat {seat}'s turn.[/] Pass the keyboard to seat {seat}, then press Enter. "
+            )
+            self.console.clear()
+        self.console.print(Rule(f"seat {seat}"))
+        self._shown_to = seat
+
+    def human_turn(self, seat: int) -> int | None:
+        """Read commands until `seat` has acted; an exit status if the person leaves."""
+        self.hand_over(seat)
+        self.show_table(seat)
+        state = self.state
+        while True:
+            line = self.read_line(f"seat {seat} > ")
+            if line is None:
+                self.console.print(
+                    "Input ended before the game did; save it next time with 'save FILE'."
+                )
+                return 1
+            words = line.split()
+            if not words:
+                continue
+            verb = words[0].lower()
+            if verb in ("help", "?"):
+                extra = "\n".join(help_line for help_line, _ in self.commands.values())
+                text = "\n".join(filter(None, [self.game.text.help(), extra, GENERAL_HELP]))
+                self.console.print(text, highlight=False, markup=False)
+                continue
+            if verb == "quit":
+                self.console.print("You left the game.")
+                return 0
+            if verb == "table":
+                self.show_table(seat)
+                continue
+            if verb == "save":
+                self.save(words[1:])
+                continue
+            if verb in self.commands:
+                self.commands[verb][1](self, seat, words[1:])
+                continue
+            try:
+                action = self.game.text.parse(line, state.view(seat))
+                events = state.apply(action, seat=seat)
+            except (ValueError, IllegalAction) as error:
+                self.console.print(f"[red]✗[/] {error}", highlight=False)
+                continue
+            self.tell(events)
+            return None
+
+    def save(self, args: list[str]) -> None:
+        if len(args) != 1:
+            self.console.print("[red]✗[/] write 'save FILE'")
+            return
+        try:
+            Record.of(self.state).save(args[0])
+        except OSError as error:
+            self.console.print(f"[red]✗[/] cannot save to {args[0]}: {error.strerror}")
+            return
+        self.console.print(f"Saved to {args[0]} (resume with --resume {args[0]}).", highlight=False)
+
+    def finish(self) -> None:
+        state = self.state
+        seat = self.audience
+        self.console.print(Rule("game over"))
+        self.console.print(self.game.text.render(state.view(seat)))
+        winners = state.winners()
+        said = " and ".join("you" if s == seat else f"seat {s}" for s in winners)
+        self.console.print(
+            f"[bold]Winner{'s' if len(winners) > 1 else ''}: {said}[/]", highlight=False
+        )
