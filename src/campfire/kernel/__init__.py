@@ -14,6 +14,7 @@ from campfire.kernel.chance import (
     Shuffled,
     Stack,
 )
+from campfire.kernel.encoding import Encoding
 from campfire.kernel.errors import CampfireError, IllegalAction, OptionError, RecordError
 from campfire.kernel.events import Event, events_for
 from campfire.kernel.options import Options, parse_option_value, parse_options
@@ -30,6 +31,7 @@ __all__ = [
     "ChanceOutcome",
     "ChanceSpec",
     "Draw",
+    "Encoding",
     "Entry",
     "Event",
     "Game",

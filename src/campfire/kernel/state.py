@@ -26,6 +26,7 @@ from campfire.kernel.errors import IllegalAction
 
 if TYPE_CHECKING:
     from campfire.kernel.bots import Bot, BotFactory
+    from campfire.kernel.encoding import Encoding
     from campfire.kernel.events import Event
     from campfire.kernel.text import TextInterface
 
@@ -127,9 +128,7 @@ class State(ABC, Generic[ActionT, ViewT]):
         if who is None:
             if self.is_terminal:
                 raise IllegalAction("the game is over")
-            spec = self.chance_due()
-            due = f"a {spec.label or spec.kind}" if spec else "a chance outcome"
-            raise IllegalAction(f"{due} is due before anyone acts")
+            raise IllegalAction(f"{self.chance_due() or 'a chance outcome'} is due before anyone acts")
         if seat is not None and seat != who:
             raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
         problem = self._refusal(move)
@@ -245,6 +244,11 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def text(self) -> TextInterface:
         """How the game is drawn and commanded in a terminal."""
+
+    def encoding(self, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
+        """The game's action numbers and observation vector for a player count and options
+        (what `campfire.envs` adapts to PettingZoo, Gymnasium and OpenSpiel)."""
+        raise NotImplementedError(f"{self.title} has no encoding for learning libraries")
 
     def bot_levels(self) -> dict[str, BotFactory]:
         """Bot classes by level name; every game has at least `random`."""

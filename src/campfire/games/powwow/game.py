@@ -14,6 +14,7 @@ from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
 from campfire.kernel.chance import ChanceMode
+from campfire.kernel.encoding import Encoding
 from campfire.kernel.errors import OptionError
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
@@ -202,6 +203,11 @@ class Powwow(Game[PowwowState]):
         state.rounds = list(view.rounds)
         state.phase = PLAY
         return state
+
+    def encoding(self, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
+        from campfire.games.powwow.encoding import encoding
+
+        return encoding(players, options)
 
     def tally(self, state: PowwowState) -> dict[str, int]:
         return {"rounds": len(state.rounds)}

@@ -14,6 +14,7 @@ from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import WakatankaView
 from campfire.kernel.chance import ChanceMode
+from campfire.kernel.encoding import Encoding
 from campfire.kernel.errors import OptionError
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
@@ -196,6 +197,11 @@ class Wakatanka(Game[WakatankaState]):
         state.turn = view.to_move
         state.phase = PLAY
         return state
+
+    def encoding(self, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
+        from campfire.games.wakatanka.encoding import encoding
+
+        return encoding(players, options)
 
     def tally(self, state: WakatankaState) -> dict[str, int]:
         calls = sum(1 for r in state.reveals if r.action == "call")

@@ -1,0 +1,171 @@
+"""One PettingZoo AEC environment for every Campfire game, built on the kernel API only.
+
+Each agent ``player_<seat>`` observes ``{"observation": <its seat view, encoded>, "action_mask":
+<its legal actions>}``; rewards come once, when the game ends (`State.returns`: +1 for each
+winner, the rest share the loss so the rewards sum to zero). Chance is settled by the
+environment's own generator, seeded by `reset(seed=...)`.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from campfire.kernel.errors import IllegalAction
+from campfire.kernel.registry import get_game
+from campfire.kernel.state import State
+
+AgentID = str
+Observation = dict[str, np.ndarray]
+
+
+class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
+    """`game_name` as a PettingZoo AEC environment; game options are keyword arguments.
+
+    `max_steps` (optional) truncates a game after that many player actions: a limit for
+    training loops, not a rule of the game.
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game_name: str,
+        players: int | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        self.game = get_game(game_name)
+        self.players = self.game.default_players if players is None else players
+        self.options = options
+        self.encoding = self.game.encoding(self.players, options)  # OptionError when bad
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.metadata = {**self.metadata, "name": f"{game_name}_v0"}
+        self.possible_agents = [f"player_{seat}" for seat in range(self.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size, actions = self.encoding.observation_size, self.encoding.num_actions
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self._rng = random.Random()
+        self._state: State[Any, Any] | None = None
+        self._steps = 0
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def state_now(self) -> State[Any, Any]:
+        """The game being played (call `reset` first)."""
+        if self._state is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self._state
+
+    # --- the AEC cycle ---------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._state = self.game.new_state(self.players, self.options)
+        self._steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[AgentID, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._settle_chance()
+        self.agent_selection = self.possible_agents[self._to_move()]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: give an action number, not None")
+        state = self.state_now
+        move = self.encoding.action(int(action))
+        try:
+            state.apply(move, seat=self._seat[agent])
+        except IllegalAction as error:
+            raise IllegalAction(f"{agent}: action {action} is illegal: {error}") from None
+        self._steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self._settle_chance()
+        if state.is_terminal:
+            self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self._to_move()]
+            if self.max_steps is not None and self._steps >= self.max_steps:
+                self.truncations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def observe(self, agent: AgentID) -> Observation:
+        state = self.state_now
+        seat = self._seat[agent]
+        encoding = self.encoding
+        observation = np.array(encoding.observe(state.view(seat)), dtype=np.float32)
+        mask = np.zeros(encoding.num_actions, dtype=np.int8)
+        if state.to_move == seat:
+            mask[encoding.legal_indices(state.legal_actions())] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The table as a spectator sees it (no hidden feather or card), as text."""
+        if self.render_mode is None:
+            return None
+        from rich.console import Console
+
+        out = io.StringIO()
+        console = Console(file=out, width=100, color_system=None, force_terminal=False)
+        console.print(self.game.text.render(self.state_now.view(None)))
+        return out.getvalue()
+
+    def close(self) -> None:
+        pass
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _settle_chance(self) -> None:
+        state = self.state_now
+        while state.to_move is None and not state.is_terminal:
+            state.apply(state.sample_chance(self._rng))
+
+    def _to_move(self) -> int:
+        seat = self.state_now.to_move
+        assert seat is not None
+        return seat
+
+
+def wrap(env: CampfireAECEnv) -> AECEnv[AgentID, Observation, int]:
+    """The wrappers PettingZoo's classic games use: an illegal move ends the game at -1 for the
+    player who made it, out-of-range actions are refused, and the call order is enforced."""
+    wrapped: AECEnv[AgentID, Observation, int] = wrappers.TerminateIllegalWrapper(
+        env, illegal_reward=-1
+    )
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

@@ -1,0 +1,216 @@
+"""Pow Wow for learning libraries: numbered actions and a fixed-size view vector.
+
+Actions (every guess from -20 to 238, RULINGS P5):
+
+- ``value + 20``: a plain guess (0 … 258), then ``259``: dispute;
+- with tomahawks only: ``260`` agree, ``261`` reverse, and
+  ``262 + 259 * target + value + 20``: a guess that gives seat `target` an extra feather.
+
+Chance outcomes (draw mode): the drawn feather's position in `CODES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from campfire.games.powwow.actions import (
+    AGREE,
+    DISPUTE,
+    GUESSES,
+    REVERSE,
+    Action,
+    Agree,
+    Dispute,
+    Guess,
+    Reverse,
+    extra_guesses,
+)
+from campfire.games.powwow.feathers import CODES, FEATHERS, GUESS_MAX, GUESS_MIN
+from campfire.games.powwow.options import PowwowOptions
+from campfire.games.powwow.view import PowwowView
+from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw
+from campfire.kernel.errors import OptionError
+
+GUESS_COUNT = GUESS_MAX - GUESS_MIN + 1  # 259
+DISPUTE_INDEX = GUESS_COUNT
+AGREE_INDEX = GUESS_COUNT + 1
+REVERSE_INDEX = GUESS_COUNT + 2
+EXTRA_BASE = GUESS_COUNT + 3
+
+_CODE_INDEX = {code: i for i, code in enumerate(CODES)}
+_CODE_TOTAL = [FEATHERS.count(code) for code in CODES]
+_GUESS_SPAN = GUESS_MAX - GUESS_MIN
+
+
+class PowwowEncoding:
+    """Pow Wow's action numbers and observation for `players` seats and `options`.
+
+    The observation (all values between 0 and 1), in `sections` order: the viewer's seat and the
+    seat to move (one-hot), the direction (1: counter-clockwise), the feathers each seat is seen
+    to wear (count of each code, halved; nothing for the viewer's own), how many each wears
+    (halved), buzzards (over the limit), who is out, ready tomahawks, the standing guess (flag,
+    scaled value), its owner (one-hot) and whether it was agreed, each seat's latest guess this
+    round (flag, scaled value), the used pile (share of each code) and the stack's size.
+    """
+
+    num_chance_outcomes = len(CODES)
+
+    def __init__(self, players: int, options: PowwowOptions) -> None:
+        self.players = players
+        self.options = options
+        n = players
+        self.num_actions = EXTRA_BASE + GUESS_COUNT * n if options.tomahawks else GUESS_COUNT + 1
+        codes = len(CODES)
+        self.sections: tuple[tuple[str, int], ...] = (
+            ("seat", n),
+            ("to_move", n),
+            ("direction", 1),
+            ("worn", n * codes),
+            ("wearing", n),
+            ("buzzards", n),
+            ("out", n),
+            ("tomahawks", n),
+            ("guess", 2),
+            ("owner", n),
+            ("agreed", 1),
+            ("latest_guess", 2 * n),
+            ("used", codes),
+            ("stack", 1),
+        )
+        self.observation_size = sum(size for _, size in self.sections)
+        # Legal actions are the canonical objects of the action tables, so their numbers can be
+        # looked up by identity: far cheaper than hashing a dataclass for every legal guess.
+        by_id: dict[int, int] = {id(guess): i for i, guess in enumerate(GUESSES)}
+        by_id[id(DISPUTE)] = DISPUTE_INDEX
+        if options.tomahawks:
+            by_id[id(AGREE)] = AGREE_INDEX
+            by_id[id(REVERSE)] = REVERSE_INDEX
+            for target in range(n):
+                base = EXTRA_BASE + GUESS_COUNT * target
+                for i, guess in enumerate(extra_guesses(target)):
+                    by_id[id(guess)] = base + i
+        self._by_id = by_id
+
+    # --- actions ---------------------------------------------------------------------------
+    def action_index(self, action: Any) -> int:
+        known = self._by_id.get(id(action))
+        if known is not None:
+            return known
+        kind = type(action)
+        if kind is Dispute:
+            return DISPUTE_INDEX
+        if kind is Agree or kind is Reverse:
+            if not self.options.tomahawks:
+                raise ValueError(f"{kind.__name__.lower()} needs tomahawks, which are not in play")
+            return AGREE_INDEX if kind is Agree else REVERSE_INDEX
+        if kind is not Guess:
+            raise ValueError(f"{action!r} is not a Pow Wow action")
+        value, target = action.value, action.extra_feather_to
+        if not isinstance(value, int) or not GUESS_MIN <= value <= GUESS_MAX:
+            raise ValueError(f"a guess is from {GUESS_MIN} to {GUESS_MAX}, not {value!r}")
+        if target is None:
+            return value - GUESS_MIN
+        if not self.options.tomahawks:
+            raise ValueError("an extra feather needs tomahawks, which are not in play")
+        if not isinstance(target, int) or not 0 <= target < self.players:
+            raise ValueError(f"there is no seat {target!r} to take an extra feather")
+        return EXTRA_BASE + GUESS_COUNT * target + value - GUESS_MIN
+
+    def action(self, index: int) -> Action:
+        if not isinstance(index, int) or not 0 <= index < self.num_actions:
+            raise ValueError(f"action {index!r} is not in 0..{self.num_actions - 1}")
+        if index < GUESS_COUNT:
+            return GUESSES[index]
+        if index == DISPUTE_INDEX:
+            return DISPUTE
+        if index == AGREE_INDEX:
+            return AGREE
+        if index == REVERSE_INDEX:
+            return REVERSE
+        target, offset = divmod(index - EXTRA_BASE, GUESS_COUNT)
+        return extra_guesses(target)[offset]
+
+    def legal_indices(self, legal: Sequence[Any]) -> list[int]:
+        get = self._by_id.get
+        out = []
+        for action in legal:
+            index = get(id(action))
+            out.append(self.action_index(action) if index is None else index)
+        return out
+
+    # --- chance ----------------------------------------------------------------------------
+    def chance_index(self, outcome: ChanceOutcome) -> int:
+        if isinstance(outcome, Draw) and outcome.item in _CODE_INDEX:
+            return _CODE_INDEX[outcome.item]
+        raise ValueError(f"{outcome!r} is not a Pow Wow draw")
+
+    def chance_outcome(self, index: int, spec: ChanceSpec) -> ChanceOutcome:
+        if spec.kind != "draw":
+            raise ValueError(f"a {spec.kind} has no numbered outcomes in Pow Wow")
+        if not isinstance(index, int) or not 0 <= index < len(CODES):
+            raise ValueError(f"chance outcome {index!r} is not in 0..{len(CODES) - 1}")
+        return Draw(CODES[index])
+
+    # --- observation -----------------------------------------------------------------------
+    def observe(self, view: PowwowView) -> list[float]:
+        n = self.players
+        codes = len(CODES)
+        out = [0.0] * self.observation_size
+        if view.seat is not None:
+            out[view.seat] = 1.0
+        if view.to_move is not None:
+            out[n + view.to_move] = 1.0
+        at = 2 * n
+        out[at] = 1.0 if view.direction == -1 else 0.0
+        at += 1
+        wearing = at + n * codes
+        code_index = _CODE_INDEX
+        for s, worn in enumerate(view.feathers):
+            out[wearing + s] = len(worn) / 2
+            base = at + s * codes
+            for feather in worn:
+                if feather is not None:
+                    out[base + code_index[feather]] += 0.5
+        at = wearing + n
+        limit = self.options.buzzards
+        for s, buzzards in enumerate(view.buzzards):
+            out[at + s] = min(buzzards / limit, 1.0)
+        at += n
+        for s in view.out:
+            out[at + s] = 1.0
+        at += n
+        for s, ready in enumerate(view.tomahawks):
+            if ready:
+                out[at + s] = 1.0
+        at += n
+        if view.guess is not None:
+            out[at] = 1.0
+            out[at + 1] = (view.guess - GUESS_MIN) / _GUESS_SPAN
+        at += 2
+        if view.owner is not None:
+            out[at + view.owner] = 1.0
+        at += n
+        out[at] = 1.0 if view.agreed else 0.0
+        at += 1
+        for seat, action in view.turns:
+            value = getattr(action, "value", None)
+            if value is not None:
+                out[at + 2 * seat] = 1.0
+                out[at + 2 * seat + 1] = (value - GUESS_MIN) / _GUESS_SPAN
+        at += 2 * n
+        for feather in view.used:
+            out[at + code_index[feather]] += 1.0
+        for i in range(codes):
+            out[at + i] /= _CODE_TOTAL[i]
+        at += codes
+        out[at] = view.stack_size / len(FEATHERS)
+        return out
+
+
+def encoding(players: int, options: Mapping[str, Any] | None = None) -> PowwowEncoding:
+    from campfire.games.powwow.game import GAME
+
+    if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
+        raise OptionError(f"Pow Wow takes 2 to 8 players, not {players!r}")
+    return PowwowEncoding(players, GAME.options(players, options))
