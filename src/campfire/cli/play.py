@@ -62,7 +62,7 @@ def play(
         else:
             seat_bots[s] = make_bot(game, level, rng.randrange(2**32))
     interactive = sys.stdin.isatty()
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)
 
     def read_line(prompt: str) -> str | None:
         if interactive:

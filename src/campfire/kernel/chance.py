@@ -74,6 +74,13 @@ class ChanceSpec:
     items: tuple[str, ...]
     label: str = ""
 
+    def __str__(self) -> str:
+        if self.kind == "shuffle":
+            return f"a shuffle of {len(self.items)} items"
+        if self.kind == "draw":
+            return "a draw from the stack"
+        return f"a {self.label}"
+
     def outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Every outcome with its probability; a whole shuffle is not enumerable."""
         if self.kind == "shuffle":
@@ -97,16 +104,16 @@ class ChanceSpec:
         """Why `outcome` cannot resolve this chance, or None when it can."""
         if self.kind == "shuffle":
             if not isinstance(outcome, Shuffle):
-                return f"a shuffle of {len(self.items)} items is due"
+                return f"{self} is due"
             return permutation_problem(outcome.order, self.items)
         if self.kind == "draw":
             if not isinstance(outcome, Draw):
-                return "a draw from the stack is due"
+                return f"{self} is due"
             if outcome.item not in self.items:
                 return f"{outcome.item!r} is not in the stack"
             return None
         if not isinstance(outcome, Pick) or outcome.kind != self.label:
-            return f"a {self.label} is due"
+            return f"{self} is due"
         if outcome.value not in self.items:
             return f"{outcome.value!r} is not a possible {self.label}"
         return None

@@ -92,8 +92,7 @@ class Record:
     def of(cls, state: State[Any, Any]) -> Record:
         """The record of `state` so far; a draw-mode history is folded into whole shuffles."""
         game = state.game
-        options = getattr(state, "options", None)
-        raw = options.model_dump() if options is not None else {}
+        raw = state.options.model_dump()
         moves = [entry_to_json(game, entry) for entry in _fold_draws(state.history)]
         return cls(game.name, state.players, raw, moves)
 

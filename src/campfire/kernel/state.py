@@ -23,6 +23,7 @@ from campfire.kernel.chance import (
     Shuffled,
 )
 from campfire.kernel.errors import IllegalAction
+from campfire.kernel.options import Options
 
 if TYPE_CHECKING:
     from campfire.kernel.bots import Bot, BotFactory
@@ -72,6 +73,7 @@ class State(ABC, Generic[ActionT, ViewT]):
 
     game: ClassVar[Game[Any]]
     players: int
+    options: Options
     mode: ChanceMode
     history: list[Entry]
 
@@ -128,7 +130,9 @@ class State(ABC, Generic[ActionT, ViewT]):
         if who is None:
             if self.is_terminal:
                 raise IllegalAction("the game is over")
-            raise IllegalAction(f"{self.chance_due() or 'a chance outcome'} is due before anyone acts")
+            raise IllegalAction(
+                f"{self.chance_due() or 'a chance outcome'} is due before anyone acts"
+            )
         if seat is not None and seat != who:
             raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
         problem = self._refusal(move)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.rule import Rule
 
 from campfire.kernel.bots import Bot
@@ -65,7 +66,7 @@ class Session:
             if event.visible_to(seat):
                 line = self.game.describe(event, seat)
                 if line:
-                    self.console.print(f"  {line}", highlight=False)
+                    self.console.print(f"  {line}", highlight=False, markup=False)
 
     def show_table(self, seat: int) -> None:
         self.console.print(self.game.text.render(self.state.view(seat)))
@@ -144,7 +145,7 @@ class Session:
                 action = self.game.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
             except (ValueError, IllegalAction) as error:
-                self.console.print(f"[red]✗[/] {error}", highlight=False)
+                self.console.print(f"[red]✗[/] {escape(str(error))}", highlight=False)
                 continue
             self.tell(events)
             return None
@@ -156,9 +157,11 @@ class Session:
         try:
             Record.of(self.state).save(args[0])
         except OSError as error:
-            self.console.print(f"[red]✗[/] cannot save to {args[0]}: {error.strerror}")
+            self.console.print(f"[red]✗[/] cannot save to {escape(args[0])}: {error.strerror}")
             return
-        self.console.print(f"Saved to {args[0]} (resume with --resume {args[0]}).", highlight=False)
+        self.console.print(
+            f"Saved to {args[0]} (resume with --resume {args[0]}).", highlight=False, markup=False
+        )
 
     def finish(self) -> None:
         state = self.state

@@ -37,6 +37,8 @@ _SHUFFLE_REASONS = {"start", "zero", "short", "empty"}
 
 
 class PowwowState(State[Action, PowwowView]):
+    options: PowwowOptions
+
     def __init__(self, players: int, options: PowwowOptions, mode: ChanceMode = "shuffle") -> None:
         self.players = players
         self.options = options

@@ -44,6 +44,8 @@ _MARKER_SPEC = ChanceSpec("pick", TILES, "marker")
 
 
 class WakatankaState(State[Action, WakatankaView]):
+    options: WakatankaOptions
+
     def __init__(
         self, players: int, options: WakatankaOptions, mode: ChanceMode = "shuffle"
     ) -> None:

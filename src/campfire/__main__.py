@@ -1,0 +1,3 @@
+from campfire.cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""`campfire play`: whole games typed in from a script, the way a person (or a script) plays."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from campfire.games.wakatanka import CARDS, TILES
+from campfire.kernel import Record
+from tests.cli.conftest import Run
+
+POWWOW_SCRIPT = ["dispute", "guess -20", "guess 200"] * 2000
+WAKATANKA_SCRIPT = (["accept", "call"] + [f"play {t} {c}" for t in TILES for c in CARDS]) * 400
+
+
+def test_a_scripted_powwow_game_runs_to_the_end(campfire: Run) -> None:
+    result = campfire(
+        "play",
+        "powwow",
+        "--players",
+        "4",
+        "--bots",
+        "random",
+        "--seed",
+        "5",
+        "--option",
+        "tomahawks=true",
+        stdin="\n".join(POWWOW_SCRIPT),
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    out = result.stdout
+    assert "Pow Wow — seat 0: you, seat 1: bot" in out
+    assert "Round 1 begins" in out and "The total is" in out
+    assert "Winner" in out and "game over" in out
+    assert "Used pile" in out and "Stack:" in out  # the table is drawn
+    assert "there is no guess to dispute yet" in out  # a refused command is explained
+
+
+def test_a_scripted_wakatanka_game_runs_to_the_end(campfire: Run) -> None:
+    result = campfire(
+        "play",
+        "wakatanka",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--bots",
+        "random",
+        stdin="\n".join(WAKATANKA_SCRIPT),
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    out = result.stdout
+    assert "Your hand:" in out and "Winner" in out
+    assert "You place" in out  # your own face-down card is told to you
+
+
+def test_mistyped_and_illegal_commands_get_a_message_and_the_same_prompt(campfire: Run) -> None:
+    script = ["bogus", "guess", "guess twelve", "guess 300", "agree", "help", "table", "quit"]
+    result = campfire("play", "powwow", "--seed", "1", stdin="\n".join(script))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "unknown command 'bogus'" in out
+    assert "guess needs a number" in out
+    assert "must be a whole number, not 'twelve'" in out
+    assert "between -20 and 238, not 300" in out
+    assert "tomahawks are not in play" in out
+    assert "guess N extra S" in out and "save FILE" in out  # help
+    assert out.count("seat 0 > ") == len(script)
+    assert "You left the game." in out
+
+
+def test_save_then_resume(campfire: Run, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    result = campfire("play", "powwow", "--seed", "3", stdin=f"guess 4\nsave {saved}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    assert f"Saved to {saved}" in result.stdout
+    record = json.loads(saved.read_text())
+    assert {"player": 0, "action": "guess", "value": 4} in record["moves"]
+    position = Record.load(saved).replay()
+    assert not position.is_terminal
+    result = campfire(
+        "play", "powwow", "--resume", str(saved), "--seed", "3", stdin="\n".join(POWWOW_SCRIPT)
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Winner" in result.stdout
+
+
+def test_input_ending_early_says_so(campfire: Run) -> None:
+    result = campfire("play", "wakatanka", "--seed", "1", stdin="")
+    assert result.returncode == 1
+    assert "Input ended before the game did" in result.stdout
+
+
+def test_hot_seat_shows_only_public_events(campfire: Run) -> None:
+    result = campfire(
+        "play",
+        "wakatanka",
+        "--players",
+        "3",
+        "--seat",
+        "0",
+        "--seat",
+        "1",
+        "--bots",
+        "random",
+        "--seed",
+        "4",
+        stdin="\n".join(WAKATANKA_SCRIPT),
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "seat 0: person, seat 1: person, seat 2: bot" in out
+    assert "hand:" not in out.split("game over")[0].replace(
+        "Your hand:", ""
+    )  # no one's hand is told
+    assert not re.search(r"places? an? \w+ on \w+", out)  # face-down cards stay untold
+    assert "seat 1 > " in out and "seat 0 > " in out
+
+
+def test_bots_option_can_seat_another_person(campfire: Run) -> None:
+    result = campfire(
+        "play",
+        "powwow",
+        "--players",
+        "3",
+        "--bots",
+        "human,random",
+        "--seed",
+        "2",
+        stdin="\n".join(POWWOW_SCRIPT),
+    )
+    assert result.returncode == 0, result.stderr
+    assert "seat 0: person, seat 1: person, seat 2: bot" in result.stdout
+
+
+def test_bad_arguments(campfire: Run) -> None:
+    for args, reason in [
+        (["--seat", "5"], "no seat 5"),
+        (["--bots", "random,random,random,random"], "names 4 levels for 3 seats"),
+        (["--option", "tomahawks=maybe"], "option 'tomahawks'"),
+    ]:
+        result = campfire("play", "powwow", *args, stdin="quit\n")
+        assert result.returncode == 2 and reason in result.stderr, result.stderr
