@@ -15,9 +15,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from campfire.cli import play, replay, simulate
+    from campfire.cli import play, replay, serve, simulate
 
-    for module in (replay, simulate, play):
+    for module in (replay, simulate, play, serve):
         module.register(app)
 
 

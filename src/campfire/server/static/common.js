@@ -1,0 +1,173 @@
+// Small helpers shared by the lobby, the table and the replay pages.
+
+/** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      node.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      node.className = value;
+    } else if (key === "dataset") {
+      Object.assign(node.dataset, value);
+    } else if (key === "style" && typeof value === "object") {
+      Object.assign(node.style, value);
+    } else if (value === true) {
+      node.setAttribute(key, "");
+    } else {
+      node.setAttribute(key, String(value));
+    }
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(node, child);
+    else node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Build an SVG element the same way. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** JSON API call; throws an Error carrying the server's reason. */
+export async function api(path, { method = "GET", body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error("the server cannot be reached; check your connection");
+  }
+  let data = null;
+  const text = await response.text();
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const reason = (data && data.error) || text || response.statusText;
+    const error = new Error(reason);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+// --- seats remembered in this browser ---------------------------------------------------------
+const SEAT_KEY = (id) => `campfire:seat:${id}`;
+
+export function savedSeat(tableId) {
+  try {
+    const raw = localStorage.getItem(SEAT_KEY(tableId));
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(tableId, seat, token) {
+  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token }));
+}
+
+export function forgetSeat(tableId) {
+  localStorage.removeItem(SEAT_KEY(tableId));
+}
+
+export function savedName() {
+  return localStorage.getItem("campfire:name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("campfire:name", name);
+}
+
+// --- names ---------------------------------------------------------------------------------------
+/** The name shown for a seat: "You", the player's name, or "Seat n" while it is free. */
+export function seatName(table, seat, you) {
+  if (seat === you) return "You";
+  const s = table && table.seats[seat];
+  return (s && s.name) || `Seat ${seat}`;
+}
+
+/** Narration from the server says "seat 2"; the page says the player's name. */
+export function nameText(text, table, you) {
+  return text.replace(/\b([Ss])eat (\d+)('s)?/g, (match, s, digits, possessive) => {
+    const seat = Number(digits);
+    if (!table || seat >= table.seats.length) return match;
+    const name = table.seats[seat].name || `${s}eat ${seat}`;
+    if (seat === you) return match;
+    return possessive ? `${name}'s` : name;
+  });
+}
+
+// --- notices -------------------------------------------------------------------------------------
+/** A message that stays a few seconds: errors from the server are shown, never swallowed. */
+export function toast(text, kind = "error") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = el("div", { id: "toasts", class: "toasts", "aria-live": "assertive" });
+    document.body.append(box);
+  }
+  const note = el("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  box.append(note);
+  setTimeout(() => note.classList.add("leaving"), 5200);
+  setTimeout(() => note.remove(), 6000);
+  return note;
+}
+
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** The campfire logo, used in headers and as the favicon. */
+export function logo(size = 28) {
+  return svg(
+    "svg",
+    { viewBox: "0 0 32 32", width: size, height: size, "aria-hidden": "true", class: "logo" },
+    svg("path", { d: "M16 3c3 6 9 8 9 15a9 9 0 0 1-18 0c0-5 4-7 5-11 2 3 2 5 4 6 0-4-1-7 0-10z", fill: "#f59e42" }),
+    svg("path", { d: "M16 14c2 3 4 4 4 7a4 4 0 0 1-8 0c0-2 2-3 2-5 1 1 1 2 2 2 0-2 0-3 0-4z", fill: "#fde68a" }),
+    svg("rect", { x: 5, y: 27, width: 22, height: 3, rx: 1.5, fill: "#8b5a2b", transform: "rotate(-8 16 28)" }),
+    svg("rect", { x: 5, y: 27, width: 22, height: 3, rx: 1.5, fill: "#6b4423", transform: "rotate(8 16 28)" }),
+  );
+}
+
+/** Seat positions on an ellipse, the viewer at the bottom, seats numbered clockwise.
+ * The radii keep every seat card (`seatW` by `seatH` pixels) inside the ring. */
+export function seatPositions(players, bottom, ring, seatW = 168, seatH = 150) {
+  const width = ring.clientWidth || 1000;
+  const height = ring.clientHeight || 620;
+  const rx = Math.max(20, 50 - ((seatW / 2 + 4) / width) * 100);
+  const ry = Math.max(20, 50 - ((seatH / 2 + 14) / height) * 100);
+  const out = [];
+  for (let s = 0; s < players; s++) {
+    const k = (s - bottom + players) % players;
+    const angle = Math.PI / 2 + (2 * Math.PI * k) / players;
+    out[s] = { left: 50 + rx * Math.cos(angle), top: 50 + ry * Math.sin(angle) };
+  }
+  return out;
+}

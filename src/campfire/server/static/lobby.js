@@ -1,0 +1,142 @@
+// The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
+import { api, el, logo, saveName, saveSeat, savedName, toast } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+const BLURB = {
+  powwow: "Guess the total of the feathers on every head but your own.",
+  wakatanka: "Place cards face down on the animal tiles, and bluff.",
+};
+let games = [];
+
+async function start() {
+  $("hero-logo").append(logo(56));
+  $("your-name").value = savedName();
+  try {
+    games = await api("/api/games");
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  const choice = $("game-choice");
+  games.forEach((g, i) => {
+    const id = `game-${g.name}`;
+    choice.append(
+      el("input", { type: "radio", name: "game", id, value: g.name, checked: i === 0, onchange: gameChanged }),
+      el("label", { for: id }, el("strong", {}, g.title), el("span", { class: "muted" }, BLURB[g.name] || `${g.min_players} to ${g.max_players} players`)),
+    );
+  });
+  $("players").addEventListener("change", drawSeats);
+  $("new-table").addEventListener("submit", create);
+  gameChanged();
+  refresh();
+  setInterval(refresh, 5000);
+}
+
+const chosen = () => games.find((g) => g.name === document.querySelector("input[name=game]:checked").value);
+
+function gameChanged() {
+  const g = chosen();
+  const players = $("players");
+  players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => {
+    const n = g.min_players + i;
+    return el("option", { value: n, selected: n === g.default_players }, `${n} players`);
+  }));
+  drawSeats();
+  drawOptions(g);
+}
+
+function drawSeats() {
+  const g = chosen();
+  const n = Number($("players").value);
+  const levels = g.bot_levels;
+  const preferred = levels.includes("medium") ? "medium" : levels[0];
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const id = `seat-${s}`;
+    const options = s === 0
+      ? [el("option", { value: "you" }, "You")]
+      : [el("option", { value: "open" }, "A friend (invite link)"), ...levels.map((l) => el("option", { value: `bot:${l}`, selected: l === preferred }, `Bot: ${l}`))];
+    rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, `Seat ${s}`), el("select", { id, "data-seat": s, disabled: s === 0 }, options)));
+  }
+  $("seats").replaceChildren(...rows);
+}
+
+function drawOptions(g) {
+  const fields = g.options.filter((o) => o.name !== "first_player");
+  $("options").replaceChildren(...fields.map((o) => {
+    const id = `opt-${o.name}`;
+    if (o.type === "bool") {
+      return el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, "data-option": o.name, checked: !!o.default }), o.description);
+    }
+    return el("div", { class: "field" },
+      el("label", { for: id }, o.description + (o.nullable ? " (empty: never)" : "")),
+      el("input", { type: "number", id, "data-option": o.name, "data-nullable": o.nullable ? "1" : "", value: o.default ?? "", min: o.min ?? undefined, max: o.max ?? undefined, step: 1 }));
+  }));
+}
+
+async function create(event) {
+  event.preventDefault();
+  const g = chosen();
+  const name = $("your-name").value.trim();
+  $("form-error").textContent = "";
+  if (!name) {
+    $("form-error").textContent = "Enter your name first.";
+    $("your-name").focus();
+    return;
+  }
+  const bots = {};
+  document.querySelectorAll("#seats select").forEach((select) => {
+    if (select.value.startsWith("bot:")) bots[select.dataset.seat] = select.value.slice(4);
+  });
+  const options = {};
+  document.querySelectorAll("[data-option]").forEach((input) => {
+    const key = input.dataset.option;
+    if (input.type === "checkbox") options[key] = input.checked;
+    else if (input.value === "" && input.dataset.nullable) options[key] = null;
+    else options[key] = Number(input.value);
+  });
+  $("create-btn").disabled = true;
+  try {
+    const made = await api("/api/tables", {
+      method: "POST",
+      body: { game: g.name, players: Number($("players").value), options, bots, name, seat: 0 },
+    });
+    saveName(name);
+    saveSeat(made.id, made.seat, made.token);
+    location.assign(`/t/${made.id}`);
+  } catch (error) {
+    $("form-error").textContent = error.message;
+    $("create-btn").disabled = false;
+  }
+}
+
+async function refresh() {
+  let listing;
+  try {
+    listing = await api("/api/tables");
+  } catch {
+    return;
+  }
+  fill("open-tables", listing.waiting, (t) => [`Join`, `/t/${t.id}`], "No table is waiting for players.");
+  fill("live-tables", listing.playing, (t) => [`Watch`, `/t/${t.id}`], "Nobody is playing right now.");
+  fill("done-tables", listing.finished, (t) => [`Replay`, `/replay/${t.id}`], "No finished games yet.");
+}
+
+function fill(id, tables, link, empty) {
+  const list = $(id);
+  if (!tables.length) {
+    list.replaceChildren(el("li", { class: "empty" }, empty));
+    return;
+  }
+  list.replaceChildren(...tables.map((t) => {
+    const [label, href] = link(t);
+    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name || "free seat")).join(", ");
+    const free = t.seats.filter((s) => !s.taken).length;
+    return el("li", {},
+      el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, `${t.players} players${free ? ` · ${free} free` : ""}`),
+        el("div", { class: "who" }, seated)),
+      el("a", { class: "button", href, "aria-label": `${label} ${t.title} with ${seated}` }, label));
+  }));
+}
+
+start();

@@ -1,0 +1,119 @@
+// The replay of a finished game, one record entry at a time, with every hidden thing shown.
+import { api, el, logo, nameText, seatName, toast } from "/static/common.js";
+
+const tableId = location.pathname.split("/").filter(Boolean).pop();
+const $ = (id) => document.getElementById(id);
+const page = { table: null, board: null, step: 0, steps: 0, timer: null, cache: new Map(), story: [] };
+
+const ctx = {
+  you: null,
+  get table() { return page.table; },
+  name: (seat) => seatName(page.table, seat, null),
+  plainName: (seat) => seatName(page.table, seat, null),
+  names: (text) => nameText(text, page.table, null),
+  act: async () => { throw new Error("a replay cannot be played"); },
+  toast,
+};
+
+async function start() {
+  $("brand-logo").append(logo(26));
+  let first;
+  try {
+    first = await fetchStep(0);
+  } catch (error) {
+    $("title").textContent = "No replay";
+    $("stage").append(el("div", { class: "notice" }, el("p", {}, error.message), el("p", {}, el("a", { href: `/t/${tableId}` }, "Go to the table"))));
+    return;
+  }
+  page.table = first.table;
+  page.steps = first.steps;
+  $("title").textContent = `${first.table.title}: replay`;
+  document.title = `${first.table.title} replay — Campfire`;
+  $("download").href = `/api/tables/${tableId}/record`;
+  let module;
+  if (first.table.has_page) {
+    $("game-css").setAttribute("href", `/games/${first.table.game}/table.css`);
+    module = await import(`/games/${first.table.game}/table.js`);
+  } else {
+    module = await import("/static/generic.js");
+  }
+  page.board = module.createBoard({ stage: $("stage"), controls: $("controls"), side: $("side"), ctx });
+  $("step").max = String(page.steps);
+  $("step").addEventListener("input", () => go(Number($("step").value)));
+  $("first").addEventListener("click", () => go(0));
+  $("prev").addEventListener("click", () => go(page.step - 1));
+  $("next").addEventListener("click", () => go(page.step + 1));
+  $("last").addEventListener("click", () => go(page.steps));
+  $("play").addEventListener("click", togglePlay);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT") return;
+    if (event.key === "ArrowRight") go(page.step + 1);
+    else if (event.key === "ArrowLeft") go(page.step - 1);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(page.steps);
+    else if (event.key === " ") { event.preventDefault(); togglePlay(); }
+  });
+  show(first);
+}
+
+async function fetchStep(step) {
+  if (!page.cache.has(step)) page.cache.set(step, api(`/api/tables/${tableId}/replay?step=${step}`));
+  try {
+    return await page.cache.get(step);
+  } catch (error) {
+    page.cache.delete(step);
+    throw error;
+  }
+}
+
+async function go(step) {
+  step = Math.max(0, Math.min(page.steps, step));
+  if (step === page.step && page.board) return;
+  try {
+    show(await fetchStep(step));
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function show(data) {
+  page.step = data.step;
+  $("step").value = String(data.step);
+  $("step-label").textContent = `step ${data.step} of ${data.steps}`;
+  $("entry").textContent = data.entry ? JSON.stringify(data.entry) : "The table before the first entry.";
+  $("step-events").replaceChildren(...data.events.filter((e) => e.text).map((e) => el("li", {}, ctx.names(e.text))));
+  page.board.revealed(data);
+  // the story: every narrated line up to this step
+  page.story[data.step] = data.events.filter((e) => e.text).map((e) => ctx.names(e.text));
+  const lines = [];
+  for (let i = 0; i <= data.step; i++) for (const line of page.story[i] || []) lines.push(line);
+  $("log").replaceChildren(...lines.map((l) => el("li", {}, l)));
+  const box = $("log").parentElement;
+  box.scrollTop = box.scrollHeight;
+  $("prev").disabled = data.step === 0;
+  $("first").disabled = data.step === 0;
+  $("next").disabled = data.step === data.steps;
+  $("last").disabled = data.step === data.steps;
+  if (data.step === data.steps) {
+    const winners = data.table.winners.map((s) => ctx.name(s)).join(" and ");
+    $("banner").textContent = `Game over: ${winners} won. Everything is revealed in a replay.`;
+  } else {
+    $("banner").textContent = "Everything is revealed in a replay.";
+  }
+}
+
+function togglePlay() {
+  if (page.timer) {
+    clearInterval(page.timer);
+    page.timer = null;
+    $("play").textContent = "▶ Play";
+    return;
+  }
+  $("play").textContent = "⏸ Pause";
+  page.timer = setInterval(() => {
+    if (page.step >= page.steps) togglePlay();
+    else go(page.step + 1);
+  }, 900);
+}
+
+start();

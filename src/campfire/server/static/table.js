@@ -1,0 +1,385 @@
+// The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
+// and the game's own module (loaded from /games/<game>/table.js) that draws the board.
+import {
+  api, el, forgetSeat, logo, nameText, plural, saveName, saveSeat, savedName, savedSeat, seatName, toast,
+} from "/static/common.js";
+
+const tableId = location.pathname.split("/").filter(Boolean).pop();
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  seat: savedSeat(tableId), // {seat, token} when this browser sits at the table
+  table: null, // the latest table summary (seats, status, ...)
+  msg: null, // the latest update (view, controls, extras)
+  board: null,
+  ws: null,
+  retry: 0,
+  pending: new Map(),
+  nextId: 1,
+  endShown: false,
+  stopped: false,
+};
+
+const you = () => (page.seat ? page.seat.seat : null);
+
+const ctx = {
+  get you() { return you(); },
+  get table() { return page.table; },
+  name: (seat) => seatName(page.table, seat, you()),
+  plainName: (seat) => seatName(page.table, seat, null),
+  names: (text) => nameText(text, page.table, you()),
+  act,
+  toast,
+};
+
+// --- start ---------------------------------------------------------------------------------------
+async function start() {
+  $("brand-logo").append(logo(26));
+  $("rules-btn").addEventListener("click", openRules);
+  $("invite-btn").addEventListener("click", openInvite);
+  $("invite-copy").addEventListener("click", copyInvite);
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "?" && !isTyping(event.target)) openRules();
+  });
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+      if (page.msg) page.board.update(page.msg, { newEvents: [], metaOnly: true });
+    }, 150);
+  });
+  let table;
+  try {
+    table = await api(`/api/tables/${tableId}`);
+  } catch (error) {
+    $("title").textContent = "No such table";
+    $("stage").append(el("div", { class: "notice" },
+      el("p", {}, error.message), el("p", {}, el("a", { href: "/" }, "Back to the lobby"))));
+    $("conn").textContent = "";
+    return;
+  }
+  page.table = table;
+  $("title").textContent = table.title;
+  document.title = `${table.title} — Campfire`;
+  await loadGame(table);
+  connect();
+}
+
+function isTyping(target) {
+  return target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT");
+}
+
+async function loadGame(table) {
+  let module;
+  if (table.has_page) {
+    $("game-css").setAttribute("href", `/games/${table.game}/table.css`);
+    module = await import(`/games/${table.game}/table.js`);
+  } else {
+    module = await import("/static/generic.js");
+  }
+  page.board = module.createBoard({ stage: $("stage"), controls: $("controls"), side: $("side"), ctx });
+}
+
+// --- connection ----------------------------------------------------------------------------------
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
+  page.ws = ws;
+  setConn("connecting…", "wait");
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "hello", token: page.seat ? page.seat.token : null }));
+  });
+  ws.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    receive(message);
+  });
+  ws.addEventListener("close", () => {
+    if (page.ws !== ws) return;
+    for (const [, waiter] of page.pending) waiter.reject(new Error("the connection dropped; your move may not have been sent"));
+    page.pending.clear();
+    if (page.stopped) return;
+    const delay = Math.min(8000, 400 * 2 ** page.retry);
+    page.retry += 1;
+    setConn("reconnecting…", "wait");
+    setTimeout(connect, delay);
+  });
+}
+
+function setConn(text, kind) {
+  const node = $("conn");
+  node.textContent = text;
+  node.className = `conn conn-${kind}`;
+}
+
+function receive(message) {
+  if (message.type === "update") {
+    page.retry = 0;
+    setConn(page.seat ? "live" : "watching", "ok");
+    update(message);
+  } else if (message.type === "table") {
+    page.table = message.table;
+    if (page.msg) {
+      page.msg.table = message.table;
+      page.board.update(page.msg, { newEvents: [], metaOnly: true });
+    }
+    frame();
+  } else if (message.type === "ok") {
+    const waiter = page.pending.get(message.id);
+    if (waiter) { page.pending.delete(message.id); waiter.resolve(); }
+  } else if (message.type === "error") {
+    const waiter = page.pending.get(message.id);
+    if (waiter) {
+      page.pending.delete(message.id);
+      waiter.reject(new Error(message.reason));
+    } else if (message.fatal && message.status === 403 && page.seat) {
+      // the seat token is not valid here (another server, a wiped database): watch instead
+      forgetSeat(tableId);
+      page.seat = null;
+      toast("Your seat was not recognised; you are watching. Join again if a seat is free.");
+      page.ws.close();
+    } else if (message.fatal) {
+      page.stopped = true;
+      setConn("closed", "bad");
+      toast(message.reason);
+    } else {
+      toast(message.reason);
+    }
+  }
+}
+
+function update(message) {
+  const before = page.msg;
+  page.msg = message;
+  page.table = message.table;
+  if (message.full) $("log").replaceChildren();
+  addLog(message.events);
+  page.board.update(message, { newEvents: message.full ? [] : message.events, full: message.full, before });
+  frame();
+}
+
+/** Send an action; resolves when the server applied it, rejects with the server's reason. */
+function act(action) {
+  return new Promise((resolve, reject) => {
+    if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+      reject(new Error("not connected to the server; trying again…"));
+      return;
+    }
+    const id = page.nextId++;
+    page.pending.set(id, { resolve, reject });
+    page.ws.send(JSON.stringify({ type: "act", id, action, at: page.msg ? page.msg.at : null }));
+    setTimeout(() => {
+      if (page.pending.has(id)) {
+        page.pending.delete(id);
+        reject(new Error("the server did not answer in time"));
+      }
+    }, 15000);
+  });
+}
+
+// --- the frame around the board ------------------------------------------------------------------
+function addLog(events) {
+  const log = $("log");
+  for (const event of events) {
+    if (!event.text) continue;
+    const item = el("li", { class: `log-${event.kind}` }, ctx.names(event.text));
+    log.append(item);
+  }
+  const box = log.parentElement;
+  box.scrollTop = box.scrollHeight;
+}
+
+function frame() {
+  const table = page.table;
+  const banner = $("banner");
+  const me = you();
+  let text;
+  let kind = "info";
+  if (table.status === "waiting") {
+    const taken = table.seats.filter((s) => s.taken).length;
+    text = `Waiting for players: ${taken} of ${table.players} seats taken.`;
+  } else if (table.status === "finished") {
+    const winners = table.winners.map((s) => ctx.name(s));
+    text = winners.includes("You")
+      ? (winners.length > 1 ? `Game over: you share the win with ${winners.filter((w) => w !== "You").join(" and ")}!` : "Game over: you win!")
+      : `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+    kind = "end";
+  } else if (table.to_move === null || table.to_move === undefined) {
+    text = "Dealing…";
+  } else if (table.to_move === me) {
+    text = "Your turn";
+    kind = "you";
+  } else {
+    const seat = table.seats[table.to_move];
+    text = seat.kind === "bot" ? `${ctx.name(table.to_move)} is thinking…` : `Waiting for ${ctx.name(table.to_move)}`;
+    if (seat.kind !== "bot" && !seat.online) text += " (not connected)";
+  }
+  banner.textContent = text;
+  banner.className = `banner banner-${kind}`;
+  const prefix = kind === "you" ? "▶ Your turn · " : "";
+  document.title = `${prefix}${table.title} — Campfire`;
+  $("invite-btn").hidden = table.status !== "waiting";
+  waitingRoom();
+  if (table.status === "finished" && !page.endShown) {
+    page.endShown = true;
+    // let the last reveal play before the end screen covers it
+    setTimeout(showEnd, page.board.endDelay ? page.board.endDelay() : 0);
+  } else if (table.status === "finished" && $("end-dialog").open) {
+    fillEnd();
+  }
+}
+
+// --- waiting for players, joining ----------------------------------------------------------------
+function waitingRoom() {
+  const table = page.table;
+  let room = $("waiting");
+  if (table.status !== "waiting" && !(page.seat === null && table.status !== "finished" && table.seats.some((s) => !s.taken))) {
+    if (room) room.remove();
+    return;
+  }
+  const focused = room && room.contains(document.activeElement) ? document.activeElement.id : null;
+  const typed = room && $("join-name") ? $("join-name").value : null;
+  if (!room) {
+    room = el("section", { id: "waiting", class: "waiting", "aria-label": "Waiting room" });
+    $("stage").append(room);
+  }
+  const free = table.seats.filter((s) => !s.taken);
+  const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
+    el("span", { class: "seat-no" }, `Seat ${s.seat}`),
+    el("span", {}, s.kind === "bot" ? `${s.name} · ${s.level} bot` : s.taken ? (s.seat === you() ? `${s.name} (you)` : s.name) : "free"),
+    s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? "connected" : "not connected" }) : null,
+  )));
+  const parts = [el("h2", {}, "Waiting for players"), seats];
+  if (page.seat) {
+    parts.push(el("p", {}, `You sit at seat ${page.seat.seat}. The game starts when every seat is taken.`));
+    parts.push(inviteRow());
+  } else if (free.length) {
+    parts.push(joinForm(free));
+  }
+  room.replaceChildren(...parts);
+  if (typed !== null && $("join-name")) $("join-name").value = typed;
+  if (focused && $(focused)) $(focused).focus();
+}
+
+function inviteRow() {
+  const url = `${location.origin}/t/${tableId}`;
+  return el("div", { class: "copy-row" },
+    el("input", { readonly: true, value: url, "aria-label": "Invite link", id: "room-invite" }),
+    el("button", { type: "button", onclick: () => copy(url) }, "Copy invite link"));
+}
+
+function joinForm(free) {
+  const form = el("form", { class: "join-form", id: "join-form" },
+    el("h3", {}, "Take a seat"),
+    el("label", { for: "join-name" }, "Your name"),
+    el("input", { id: "join-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: savedName() }),
+    el("label", { for: "join-seat" }, "Seat"),
+    el("select", { id: "join-seat", name: "seat" }, free.map((s) => el("option", { value: s.seat }, `Seat ${s.seat}`))),
+    el("div", { class: "row" },
+      el("button", { type: "submit", class: "primary", id: "join-btn" }, "Join the game"),
+      el("span", { class: "muted" }, "or just watch from here.")),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("join-name").value.trim();
+    const seat = Number($("join-seat").value);
+    $("join-btn").disabled = true;
+    try {
+      const joined = await api(`/api/tables/${tableId}/join`, { method: "POST", body: { name, seat } });
+      saveName(name);
+      saveSeat(tableId, joined.seat, joined.token);
+      page.seat = { seat: joined.seat, token: joined.token };
+      page.ws.close(); // reconnect as the seat
+    } catch (error) {
+      toast(error.message);
+      $("join-btn").disabled = false;
+    }
+  });
+  return form;
+}
+
+// --- dialogs -------------------------------------------------------------------------------------
+async function openRules() {
+  const dialog = $("rules-dialog");
+  const body = $("rules-body");
+  if (!body.childElementCount && page.table) {
+    try {
+      const response = await fetch(`/games/${page.table.game}/rules.html`);
+      if (!response.ok) throw new Error("no rules page");
+      body.innerHTML = await response.text(); // our own file, shipped with the game
+      body.append(el("p", {}, el("a", { href: `/rules/${page.table.game}`, target: "_blank" }, "Open the rules in a new tab")));
+    } catch {
+      body.textContent = "The rules could not be loaded.";
+    }
+  }
+  if (!dialog.open) dialog.showModal();
+}
+
+function openInvite() {
+  $("invite-url").value = `${location.origin}/t/${tableId}`;
+  $("invite-dialog").showModal();
+  $("invite-url").select();
+}
+
+function copyInvite() {
+  copy($("invite-url").value);
+}
+
+async function copy(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast("Invite link copied", "info");
+  } catch {
+    toast("Copy the link by hand (select it, then copy)", "info");
+  }
+}
+
+function showEnd() {
+  fillEnd();
+  const dialog = $("end-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function fillEnd() {
+  const table = page.table;
+  const me = you();
+  const winners = table.winners;
+  const won = me !== null && winners.includes(me);
+  const names = winners.map((s) => (s === me ? "you" : ctx.plainName(s)));
+  const buttons = [];
+  if (me !== null) {
+    buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
+  } else if (table.next) {
+    buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, "Watch the next game"));
+  }
+  buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, "Watch the replay"));
+  buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, "Download the record"));
+  buttons.push(el("a", { class: "button ghost", href: "/" }, "Lobby"));
+  $("end-body").replaceChildren(
+    el("div", { class: `end-crest ${won ? "won" : ""}` }, logo(56)),
+    el("h2", { id: "end-title" }, won ? "You win!" : "Game over"),
+    el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
+    page.board.summary ? page.board.summary(page.msg) : null,
+    el("div", { class: "end-buttons" }, buttons),
+    el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
+  );
+}
+
+async function playAgain() {
+  const button = $("again-btn");
+  button.disabled = true;
+  try {
+    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", token: page.seat.token });
+    saveSeat(next.id, next.seat, next.token);
+    location.assign(`/t/${next.id}`);
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+start();
