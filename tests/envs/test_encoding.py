@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from campfire.games.powwow import DISPUTE, Guess
@@ -56,6 +57,9 @@ def test_actions_chance_and_observations_round_trip(name, players, options):
             assert [encoding.action(i) for i in indices] == legal
             assert [encoding.action_index(a) for a in legal] == indices
             seen_actions.update(indices)
+            mask = np.zeros(encoding.num_actions, dtype=np.int8)
+            encoding.mark_legal(legal, mask)
+            assert np.flatnonzero(mask).tolist() == sorted(indices)
             for seat in (state.to_move, None):
                 vector = encoding.observe(state.view(seat))
                 assert len(vector) == encoding.observation_size
@@ -138,3 +142,36 @@ def test_powwow_observation_shows_others_feathers_not_ones_own():
     assert worn[0:15] == [0.0] * 15  # seat 0 cannot see its own 10
     assert worn[15 + 11] == 0.5  # seat 1's x2 (code 11), one feather
     assert worn[30 + 14] == 0.5  # seat 2's ? (code 14)
+
+
+def test_reused_and_fresh_encodings_observe_alike():
+    """Waka Tanka's encoding reuses the counts of the reveals it saw last: views of two games
+    taken in turns, and a fresh encoding for each view, must give the same vectors."""
+    game = get_game("wakatanka")
+    shared = game.encoding(4)
+    walks = [random_walk("wakatanka", 4, {}, seed) for seed in (21, 22)]
+    compared = 0
+    for states in zip(*walks, strict=False):
+        for state in states:
+            if state.to_move is None:
+                continue
+            view = state.view(state.to_move)
+            assert shared.observe(view) == game.encoding(4).observe(view)
+            compared += 1
+    assert compared > 50
+
+
+def test_mark_legal_takes_any_list_of_actions():
+    """Pow Wow marks whole runs of guesses at once; a list of other guess objects, a partial
+    run or a mixture must be marked exactly the same."""
+    encoding = get_game("powwow").encoding(3, {"tomahawks": True})
+    lists: list[list[Any]] = [
+        [Guess(v) for v in range(200, 239)],  # equal guesses, not the canonical objects
+        [Guess(5), Guess(7), DISPUTE],
+        [Guess(237), Guess(238), Guess(238, 1), Guess(236, 2)],
+        [DISPUTE, *[Guess(v, 0) for v in range(-20, 239)]],
+    ]
+    for legal in lists:
+        mask = np.zeros(encoding.num_actions, dtype=np.int8)
+        encoding.mark_legal(legal, mask)
+        assert np.flatnonzero(mask).tolist() == sorted(encoding.legal_indices(legal))

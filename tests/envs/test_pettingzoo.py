@@ -7,7 +7,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from campfire.envs import powwow_v0, wakatanka_v0
-from campfire.envs.aec import CampfireAECEnv
+from campfire.envs.aec import CampfireAECEnv, wrap_like_classic
 from campfire.kernel import IllegalAction, OptionError
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
@@ -19,6 +19,7 @@ ENVS = [
     ),
     pytest.param(lambda: wakatanka_v0.env(), id="wakatanka"),
     pytest.param(lambda: wakatanka_v0.env(players=6, first_player=5), id="wakatanka-6"),
+    pytest.param(lambda: wrap_like_classic(wakatanka_v0.raw_env(players=3)), id="classic-wrappers"),
 ]
 
 
@@ -88,8 +89,21 @@ def test_an_illegal_action_is_refused_by_the_raw_env_with_the_reason():
         env.step(259)  # dispute, before any guess
 
 
-def test_the_wrapped_env_ends_the_game_on_an_illegal_action():
+def test_the_env_refuses_illegal_and_out_of_range_actions_with_the_reason():
     env = powwow_v0.env(players=3)
+    env.reset(seed=3)
+    with pytest.raises(IllegalAction, match="player_0: action 259 is illegal"):
+        env.step(259)
+    with pytest.raises(ValueError, match=r"player_0: action 260 is not in 0\.\.259"):
+        env.step(260)
+    with pytest.raises(ValueError, match="give an action number, not 'dispute'"):
+        env.step("dispute")
+    env.step(np.int64(3))  # numpy integers, as sampled from the action space, are fine
+    assert env.agent_selection == "player_1"
+
+
+def test_with_classic_wrappers_an_illegal_action_ends_the_game():
+    env = wrap_like_classic(powwow_v0.raw_env(players=3))
     env.reset(seed=3)
     offender = env.agent_selection
     env.step(259)

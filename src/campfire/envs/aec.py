@@ -104,10 +104,13 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} is to act: give an action number, not None")
+        if not isinstance(action, int | np.integer) or isinstance(action, bool):
+            raise ValueError(f"{agent} is to act: give an action number, not {action!r}")
         state = self.state_now
-        move = self.encoding.action(int(action))
+        try:
+            move = self.encoding.action(int(action))
+        except ValueError as error:
+            raise ValueError(f"{agent}: {error}") from None
         try:
             state.apply(move, seat=self._seat[agent])
         except IllegalAction as error:
@@ -120,8 +123,9 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.possible_agents[self._to_move()]
-            if self.max_steps is not None and self._steps >= self.max_steps:
-                self.truncations = dict.fromkeys(self.agents, True)
+            if self.max_steps is None or self._steps < self.max_steps:
+                return  # no reward before the end, and nobody is done yet
+            self.truncations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         self._deads_step_first()
 
@@ -132,7 +136,7 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         observation = np.array(encoding.observe(state.view(seat)), dtype=np.float32)
         mask = np.zeros(encoding.num_actions, dtype=np.int8)
         if state.to_move == seat:
-            mask[encoding.legal_indices(state.legal_actions())] = 1
+            encoding.mark_legal(state.legal_actions(), mask)
         return {"observation": observation, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -162,8 +166,20 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
 
 
 def wrap(env: CampfireAECEnv) -> AECEnv[AgentID, Observation, int]:
-    """The wrappers PettingZoo's classic games use: an illegal move ends the game at -1 for the
-    player who made it, out-of-range actions are refused, and the call order is enforced."""
+    """PettingZoo's order check around the raw environment.
+
+    The raw environment already refuses, with the reason, an action number out of the space
+    (ValueError) or an illegal one (`IllegalAction`), so PettingZoo's out-of-bounds and
+    illegal-move wrappers would only add work to every step. `wrap_like_classic` gives the set
+    PettingZoo's classic games use, where an illegal move ends the game at -1 instead.
+    """
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def wrap_like_classic(env: CampfireAECEnv) -> AECEnv[AgentID, Observation, int]:
+    """The wrappers of PettingZoo's classic games (leduc_holdem_v4 and the rest): an illegal
+    move ends the game at -1 for its player, out-of-range actions fail an assertion, and the
+    call order is enforced."""
     wrapped: AECEnv[AgentID, Observation, int] = wrappers.TerminateIllegalWrapper(
         env, illegal_reward=-1
     )

@@ -117,7 +117,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         state = self.state_now
         mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if state.to_move == self.seat:
-            mask[self.encoding.legal_indices(state.legal_actions())] = 1
+            self.encoding.mark_legal(state.legal_actions(), mask)
         return mask
 
     def render(self) -> str | None:

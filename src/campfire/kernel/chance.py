@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 ChanceMode = Literal["shuffle", "draw"]
@@ -49,6 +49,17 @@ class Pick:
 
 ChanceOutcome = Shuffle | Draw | Pick
 
+_DRAWS: dict[str, Draw] = {}
+
+
+def drawn(item: str) -> Draw:
+    """The `Draw` of `item`: outcomes are immutable, so one object per item spares building
+    them anew at every chance node (search and OpenSpiel enumerate them all the time)."""
+    outcome = _DRAWS.get(item)
+    if outcome is None:
+        outcome = _DRAWS[item] = Draw(item)
+    return outcome
+
 
 @dataclass(frozen=True, slots=True)
 class Shuffled:
@@ -73,6 +84,9 @@ class ChanceSpec:
     kind: Literal["shuffle", "draw", "pick"]
     items: tuple[str, ...]
     label: str = ""
+    #: the distinct items with their counts, sorted, when the maker already knows them (a
+    #: stack does); `outcomes` counts `items` otherwise
+    counts: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.kind == "shuffle":
@@ -85,11 +99,11 @@ class ChanceSpec:
         """Every outcome with its probability; a whole shuffle is not enumerable."""
         if self.kind == "shuffle":
             raise ValueError("a whole shuffle has too many outcomes to list; use draw mode")
-        counts = Counter(self.items)
+        counts = self.counts or sorted(Counter(self.items).items())
         total = len(self.items)
         if self.kind == "draw":
-            return [(Draw(item), n / total) for item, n in sorted(counts.items())]
-        return [(Pick(self.label, value), n / total) for value, n in sorted(counts.items())]
+            return [(drawn(item), n / total) for item, n in counts]
+        return [(Pick(self.label, value), n / total) for value, n in counts]
 
     def sample(self, rng: random.Random) -> ChanceOutcome:
         if self.kind == "shuffle":
@@ -142,12 +156,13 @@ class Stack:
     unordered multiset (`pool`) and each draw is a chance outcome. A stack is never both.
     """
 
-    __slots__ = ("order", "pool", "size")
+    __slots__ = ("_spec", "order", "pool", "size")
 
     def __init__(self) -> None:
         self.order: list[str] = []
         self.pool: Counter[str] = Counter()
         self.size = 0
+        self._spec: ChanceSpec | None = None  # the draw spec, kept until the stack changes
 
     def __len__(self) -> int:
         return self.size
@@ -157,17 +172,20 @@ class Stack:
         other.order = self.order.copy()
         other.pool = self.pool.copy()
         other.size = self.size
+        other._spec = self._spec
         return other
 
     def set_order(self, top_first: Sequence[str]) -> None:
         self.order = list(reversed(top_first))
         self.pool = Counter()
         self.size = len(self.order)
+        self._spec = None
 
     def set_unordered(self, items: Iterable[str]) -> None:
         self.order = []
         self.pool = Counter(items)
         self.size = sum(self.pool.values())
+        self._spec = None
 
     @property
     def needs_draw(self) -> bool:
@@ -177,6 +195,7 @@ class Stack:
     def pop(self) -> str:
         """The top item of an ordered stack."""
         self.size -= 1
+        self._spec = None
         return self.order.pop()
 
     def take(self, item: str) -> None:
@@ -187,10 +206,16 @@ class Stack:
         else:
             del self.pool[item]
         self.size -= 1
+        self._spec = None
 
     def items(self) -> list[str]:
         """Everything in the stack, sorted (its order is never part of the answer)."""
         return sorted(self.order) if self.order else sorted(self.pool.elements())
 
     def draw_spec(self) -> ChanceSpec:
-        return ChanceSpec("draw", tuple(self.items()))
+        spec = self._spec
+        if spec is None:
+            counts = tuple(sorted((Counter(self.order) if self.order else self.pool).items()))
+            items = tuple([item for item, n in counts for _ in range(n)])
+            spec = self._spec = ChanceSpec("draw", items, counts=counts)
+        return spec

@@ -36,6 +36,11 @@ class Encoding(Protocol):
         """The numbers of `legal` (a state's legal actions), in the same order."""
         ...
 
+    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
+        """Set ``mask[i] = 1`` for the number `i` of every action in `legal`; `mask` is a zeroed
+        array that takes index, index-list and slice assignment (a NumPy array)."""
+        ...
+
     def chance_index(self, outcome: ChanceOutcome) -> int:
         """The number of a draw or pick outcome (whole shuffles have none)."""
         ...

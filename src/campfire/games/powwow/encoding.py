@@ -41,6 +41,7 @@ EXTRA_BASE = GUESS_COUNT + 3
 _CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 _CODE_TOTAL = [FEATHERS.count(code) for code in CODES]
 _GUESS_SPAN = GUESS_MAX - GUESS_MIN
+_GUESS_LIST: list[Guess] = list(GUESSES)
 
 
 class PowwowEncoding:
@@ -91,6 +92,7 @@ class PowwowEncoding:
                 for i, guess in enumerate(extra_guesses(target)):
                     by_id[id(guess)] = base + i
         self._by_id = by_id
+        self._extra_lists = [list(extra_guesses(t)) for t in range(n)] if options.tomahawks else []
 
     # --- actions ---------------------------------------------------------------------------
     def action_index(self, action: Any) -> int:
@@ -132,12 +134,40 @@ class PowwowEncoding:
         return extra_guesses(target)[offset]
 
     def legal_indices(self, legal: Sequence[Any]) -> list[int]:
+        try:
+            return list(map(self._by_id.__getitem__, map(id, legal)))
+        except KeyError:  # an action that is not one of the canonical objects
+            return [self.action_index(action) for action in legal]
+
+    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
+        # Legal guesses come as whole runs of one guess table (every guess above the standing
+        # one): a run is recognised with one list comparison and marked with one slice.
         get = self._by_id.get
-        out = []
-        for action in legal:
+        i, count = 0, len(legal)
+        while i < count:
+            action = legal[i]
             index = get(id(action))
-            out.append(self.action_index(action) if index is None else index)
-        return out
+            if index is None:
+                index = self.action_index(action)
+            run = self._run_at(index)
+            if run is not None:
+                table, offset = run
+                length = len(table) - offset
+                if legal[i : i + length] == table[offset:]:
+                    mask[index : index + length] = 1
+                    i += length
+                    continue
+            mask[index] = 1
+            i += 1
+
+    def _run_at(self, index: int) -> tuple[list[Guess], int] | None:
+        """The guess table holding action `index` and its position there (None: not a guess)."""
+        if index < GUESS_COUNT:
+            return _GUESS_LIST, index
+        if index >= EXTRA_BASE:
+            target, offset = divmod(index - EXTRA_BASE, GUESS_COUNT)
+            return self._extra_lists[target], offset
+        return None
 
     # --- chance ----------------------------------------------------------------------------
     def chance_index(self, outcome: ChanceOutcome) -> int:

@@ -23,7 +23,7 @@ from campfire.games.wakatanka.cards import (
     per_kind,
 )
 from campfire.games.wakatanka.options import WakatankaOptions
-from campfire.games.wakatanka.view import WakatankaView
+from campfire.games.wakatanka.view import Reveal, WakatankaView
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick
 from campfire.kernel.errors import OptionError
 
@@ -67,6 +67,7 @@ class WakatankaEncoding:
         )
         self.observation_size = sum(size for _, size in self.sections)
         self._per_kind = per_kind(players)
+        self._known_cache: tuple[int, Reveal | None, list[list[int]]] = (0, None, [])
         self._deck_size = len(deck(players))
         # Legal actions are the canonical objects of the action tables: look them up by identity.
         by_id = {id(play): 7 * t + c for t, row in enumerate(PLAYS) for c, play in enumerate(row)}
@@ -109,12 +110,13 @@ class WakatankaEncoding:
         return SPELLS[index - SPELL_BASE]
 
     def legal_indices(self, legal: Sequence[Any]) -> list[int]:
-        get = self._by_id.get
-        out = []
-        for action in legal:
-            index = get(id(action))
-            out.append(self.action_index(action) if index is None else index)
-        return out
+        try:
+            return list(map(self._by_id.__getitem__, map(id, legal)))
+        except KeyError:  # an action that is not one of the canonical objects
+            return [self.action_index(action) for action in legal]
+
+    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
+        mask[self.legal_indices(legal)] = 1
 
     # --- chance ----------------------------------------------------------------------------
     def chance_index(self, outcome: ChanceOutcome) -> int:
@@ -155,7 +157,7 @@ class WakatankaEncoding:
             out[at + s] = size / cards
         at += n
         for s, tokens in enumerate(view.tokens):
-            out[at + s] = min(tokens / TOKENS_TO_WIN, 1.0)
+            out[at + s] = tokens / TOKENS_TO_WIN  # the game ends at the fourth
         at += n
         width = 1 + 7 + n
         for t, tile in enumerate(TILES):
@@ -177,9 +179,29 @@ class WakatankaEncoding:
         at += n + 6
         out[at] = 1.0 if view.last_card else 0.0
         at += 1
-        # What each seat was seen to take and not yet seen to give up (a lower bound of its hand).
-        known = [[0] * 7 for _ in range(n)]
-        for reveal in view.reveals:
+        for s, held in enumerate(self._known(view.reveals)):
+            base = at + 7 * s
+            for c, count in enumerate(held):
+                if count:
+                    out[base + c] = count / kind_total
+        return out
+
+    def _known(self, reveals: Sequence[Reveal]) -> list[list[int]]:
+        """The cards each seat was seen to take and not yet seen to give up, by kind (a lower
+        bound of its hand), from the public reveals.
+
+        Reveals only ever grow, and a `Reveal` object sits at one index in one game and its
+        clones, so the counts of the last reveals seen are reused when the new view continues
+        them (the usual case: the views of one game, one after another)."""
+        count, last, cached = self._known_cache
+        if count and len(reveals) >= count and reveals[count - 1] is last:
+            if len(reveals) == count:
+                return cached
+            known = [row.copy() for row in cached]
+        else:
+            known = [[0] * 7 for _ in range(self.players)]
+            count = 0
+        for reveal in reveals[count:]:
             for placer, card in reveal.cards:
                 held = known[placer]
                 index = CARD_INDEX[card]
@@ -189,12 +211,9 @@ class WakatankaEncoding:
                 held = known[reveal.taker]
                 for _, card in reveal.cards:
                     held[CARD_INDEX[card]] += 1
-        for s in range(n):
-            base = at + 7 * s
-            for c, count in enumerate(known[s]):
-                if count:
-                    out[base + c] = min(count / kind_total, 1.0)
-        return out
+        if reveals:
+            self._known_cache = (len(reveals), reveals[-1], known)
+        return known
 
 
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> WakatankaEncoding:

@@ -40,6 +40,8 @@ from campfire.kernel.events import Event
 from campfire.kernel.state import State
 
 SHUFFLE, MARKER, DEAL, PLAY, OVER = range(5)
+#: card indices in the order of the cards' names, so a hand comes out sorted
+_BY_NAME = sorted(range(len(CARDS)), key=CARDS.__getitem__)
 _MARKER_SPEC = ChanceSpec("pick", TILES, "marker")
 
 
@@ -100,13 +102,14 @@ class WakatankaState(State[Action, WakatankaView]):
             return [CALL, ACCEPT]
         assert self.turn is not None and self.marker is not None
         hand = self.hands[self.turn]
-        actions: list[Action] = []
-        for tile in neighbours(self.marker):
-            row = PLAYS[tile]
-            actions.extend(row[c] for c in range(7) if hand[c])
+        held = [c for c in range(7) if hand[c]]
+        left, right = neighbours(self.marker)
+        actions: list[Action] = [PLAYS[left][c] for c in held]
+        actions += [PLAYS[right][c] for c in held]
         if self.last_play is not None:
             actions.append(CALL)
-        actions.extend(SPELLS[t] for t in range(6) if self.stacks[t])
+        stacks = self.stacks
+        actions += [SPELLS[t] for t in range(6) if stacks[t]]
         return actions
 
     def _refusal(self, action: Any) -> str | None:
@@ -319,7 +322,7 @@ class WakatankaState(State[Action, WakatankaView]):
     # --- information -----------------------------------------------------------------------
     def _hand(self, seat: int) -> list[str]:
         hand = self.hands[seat]
-        return sorted(CARDS[c] for c in range(7) for _ in range(hand[c]))
+        return [CARDS[c] for c in _BY_NAME for _ in range(hand[c])]
 
     def view(self, seat: int | None) -> WakatankaView:
         return WakatankaView(
@@ -333,8 +336,10 @@ class WakatankaState(State[Action, WakatankaView]):
             tokens=tuple(self.tokens),
             stacks={
                 TILES[t]: tuple(
-                    Slot(placer, CARDS[card] if placer == seat else None)
-                    for card, placer in self.stacks[t]
+                    [
+                        _SHOWN[placer][card] if placer == seat else _HIDDEN[placer]
+                        for card, placer in self.stacks[t]
+                    ]
                 )
                 for t in range(6)
             },
@@ -376,9 +381,22 @@ class WakatankaState(State[Action, WakatankaView]):
         return sorted(out)
 
 
+# Slots and turns are immutable and few: the view and the turn list share one object of each
+# instead of building them anew at every call (the seat view is on every learner's hot path).
+_HIDDEN = tuple(Slot(placer, None) for placer in range(6))
+_SHOWN = tuple(tuple(Slot(placer, card) for card in CARDS) for placer in range(6))
+_TURNS: dict[tuple[int, str, str | None], Turn] = {}
+
+
 def _public_turn(seat: int, action: Action) -> Turn:
+    key: tuple[int, str, str | None]
     if isinstance(action, Play):
-        return Turn(seat, "play", action.tile)
-    if isinstance(action, Spell):
-        return Turn(seat, "spell", action.tile)
-    return Turn(seat, "call" if isinstance(action, Call) else "accept")
+        key = (seat, "play", action.tile)
+    elif isinstance(action, Spell):
+        key = (seat, "spell", action.tile)
+    else:
+        key = (seat, "call" if isinstance(action, Call) else "accept", None)
+    turn = _TURNS.get(key)
+    if turn is None:
+        turn = _TURNS[key] = Turn(*key)
+    return turn
