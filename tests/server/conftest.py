@@ -100,7 +100,7 @@ class Client:
         )
 
     def socket(self, table_id: str, token: str | None = None) -> Socket:
-        ws = connect(f"{self.ws_base}/ws/tables/{table_id}", open_timeout=10)
+        ws = connect(f"{self.ws_base}/ws/tables/{table_id}", open_timeout=10, legacy=True)
         ws.send(json.dumps({"type": "hello", "token": token}))
         return Socket(ws)
 
