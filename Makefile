@@ -12,8 +12,9 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
 	touch $(STAMP)
 
+# the game server and browser table at http://127.0.0.1:8000, tables kept in data/ (SQLite)
 run: $(STAMP)
-	$(BIN)/campfire play powwow --players 4 --bots random
+	$(BIN)/campfire serve --host 127.0.0.1 --port 8000 --db sqlite:///data/campfire.sqlite3
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
