@@ -7,7 +7,9 @@ Every engine runs the same loop: get the legal actions (at a chance node: the ch
 choose one at random (chance outcomes by their probabilities), apply it, until the game ends.
 A step is one apply. Campfire runs in draw mode (each feather or card drawn is a chance step,
 as in OpenSpiel) and in shuffle mode (a whole shuffle is one chance step, as in records).
-The references are measured in the same run, so their ratios hold on a busy machine too.
+Times are this process's CPU time (`time.process_time`), pinned to one core, so other work on
+a shared machine does not count against any engine; the references run in the same process,
+so the ratios compare like with like.
 
 Figures: steps/s and games/s for Campfire's games (4 players) vs OpenSpiel's
 `python_liars_poker` (a Python game) and `liars_dice` (C++); Campfire's PettingZoo
@@ -32,15 +34,15 @@ GameRun = Callable[[random.Random], int]  # plays one game, returns its steps
 
 
 def measure(run: GameRun, seconds: float, seed: int = 0) -> tuple[float, float, int]:
-    """Play whole games for about `seconds`: steps/s, games/s and games played."""
+    """Play whole games for about `seconds` of CPU time: steps/s, games/s and games played."""
     rng = random.Random(seed)
     run(rng)  # warm up
     steps = games = 0
-    started = time.perf_counter()
+    started = time.process_time()
     while True:
         steps += run(rng)
         games += 1
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         if elapsed >= seconds:
             return steps / elapsed, games / elapsed, games
 
@@ -166,12 +168,12 @@ def sample_states(name: str, players: int, count: int) -> list[Any]:
 def per_call(states: list[Any], call: Callable[[Any], Any], seconds: float) -> float:
     """Microseconds per call over `states`, repeated for about `seconds`."""
     calls = 0
-    started = time.perf_counter()
+    started = time.process_time()
     while True:
         for state in states:
             call(state)
         calls += len(states)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         if elapsed >= seconds:
             return elapsed / calls * 1e6
 
@@ -180,20 +182,20 @@ def per_call(states: list[Any], call: Callable[[Any], Any], seconds: float) -> f
 def row(label: str, figures: tuple[float, float, int], reference: float | None) -> str:
     steps, games, played = figures
     ratio = f"{steps / reference:6.2f}x" if reference else "      -"
-    return f"| {label:<44} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} | {ratio} |"
+    return f"| {label:<48} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} | {ratio} |"
 
 
 def header(reference: str) -> list[str]:
     return [
         "",
-        f"| {'engine':<44} | {'steps/s':>11} | {'games/s':>9} | {'games':>6} | vs {reference} |",
-        f"|{'-' * 46}|{'-' * 13}:|{'-' * 11}:|{'-' * 8}:|{'-' * (5 + len(reference))}:|",
+        f"| {'engine':<48} | {'steps/s':>11} | {'games/s':>9} | {'games':>6} | vs {reference} |",
+        f"|{'-' * 50}|{'-' * 13}:|{'-' * 11}:|{'-' * 8}:|{'-' * (5 + len(reference))}:|",
     ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU time per figure")
     parser.add_argument("--quick", action="store_true", help="0.3 s per measurement")
     parser.add_argument("--cpu", type=int, default=0, help="the core to run on (-1: any)")
     args = parser.parse_args()
@@ -221,9 +223,10 @@ def main() -> None:
     print("\n".join(lines))
 
     lines = header("leduc_holdem_v4")
-    reference = measure(aec_run(leduc), seconds)[0]
+    leduc_figures = measure(aec_run(leduc), seconds)
+    reference = leduc_figures[0]
+    lines.append(row("PettingZoo leduc_holdem_v4 (rlcard, 2p)", leduc_figures, reference))
     envs = [
-        ("PettingZoo leduc_holdem_v4 (rlcard, 2p)", leduc),
         ("Campfire powwow_v0.env() (4p)", powwow_env),
         ("Campfire wakatanka_v0.env() (4p)", wakatanka_env),
         ("Campfire powwow_v0, leduc's 3 wrappers (4p)", classic_wrapped("powwow")),
@@ -234,8 +237,8 @@ def main() -> None:
     print("\n".join(lines))
 
     print()
-    print(f"| {'call (4 players, mid-game states)':<44} | {'µs/call':>11} |")
-    print(f"|{'-' * 46}|{'-' * 13}:|")
+    print(f"| {'call (4 players, mid-game states)':<48} | {'µs/call':>11} |")
+    print(f"|{'-' * 50}|{'-' * 13}:|")
     for name in ("powwow", "wakatanka"):
         states = sample_states(name, 4, 200)
         view = per_call(states, lambda s: s.view(s.to_move), seconds)
@@ -243,18 +246,18 @@ def main() -> None:
         encoding = get_game(name).encoding(4)
         views = [s.view(s.to_move) for s in states]
         encode = per_call(views, encoding.observe, seconds)
-        print(f"| {name + ': view(seat)':<44} | {view:>11.2f} |")
-        print(f"| {name + ': legal_actions()':<44} | {legal:>11.2f} |")
-        print(f"| {name + ': encoding.observe(view)':<44} | {encode:>11.2f} |")
+        print(f"| {name + ': view(seat)':<48} | {view:>11.2f} |")
+        print(f"| {name + ': legal_actions()':<48} | {legal:>11.2f} |")
+        print(f"| {name + ': encoding.observe(view)':<48} | {encode:>11.2f} |")
 
     print()
-    print(f"| {'players (draw mode)':<44} | {'steps/s':>11} | {'games/s':>9} | {'games':>6} |")
-    print(f"|{'-' * 46}|{'-' * 13}:|{'-' * 11}:|{'-' * 8}:|")
+    print(f"| {'players (draw mode)':<48} | {'steps/s':>11} | {'games/s':>9} | {'games':>6} |")
+    print(f"|{'-' * 50}|{'-' * 13}:|{'-' * 11}:|{'-' * 8}:|")
     for name, counts in (("powwow", range(3, 9)), ("wakatanka", range(3, 7))):
         for players in counts:
             steps, games, played = measure(campfire_run(name, players, "draw"), seconds)
             label = f"{name}, {players} players"
-            print(f"| {label:<44} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} |")
+            print(f"| {label:<48} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} |")
 
 
 if __name__ == "__main__":

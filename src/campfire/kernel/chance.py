@@ -102,7 +102,8 @@ class ChanceSpec:
         counts = self.counts or sorted(Counter(self.items).items())
         total = len(self.items)
         if self.kind == "draw":
-            return [(drawn(item), n / total) for item, n in counts]
+            draws = _DRAWS
+            return [(draws.get(item) or drawn(item), n / total) for item, n in counts]
         return [(Pick(self.label, value), n / total) for value, n in counts]
 
     def sample(self, rng: random.Random) -> ChanceOutcome:
@@ -216,6 +217,8 @@ class Stack:
         spec = self._spec
         if spec is None:
             counts = tuple(sorted((Counter(self.order) if self.order else self.pool).items()))
-            items = tuple([item for item, n in counts for _ in range(n)])
-            spec = self._spec = ChanceSpec("draw", items, counts=counts)
+            items: list[str] = []
+            for item, n in counts:
+                items += [item] * n
+            spec = self._spec = ChanceSpec("draw", tuple(items), counts=counts)
         return spec

@@ -34,6 +34,7 @@ TURNOVER = 5  # `?` turns over the top feather
 OVER = 6
 
 _SHUFFLE_REASONS = {"start", "zero", "short", "empty"}
+_GUESS_LIST: list[Action] = list(GUESSES)  # slicing a list copies once, a tuple twice
 
 
 class PowwowState(State[Action, PowwowView]):
@@ -103,7 +104,7 @@ class PowwowState(State[Action, PowwowView]):
         assert seat is not None
         guess = self.guess
         start = 0 if guess is None else guess + 1 - GUESS_MIN
-        actions: list[Action] = list(GUESSES[start:])
+        actions: list[Action] = _GUESS_LIST[start:]
         if guess is not None:
             actions.append(DISPUTE)
         if self.options.tomahawks and self.ready[seat]:

@@ -139,8 +139,9 @@ class WakatankaEncoding:
     # --- observation -----------------------------------------------------------------------
     def observe(self, view: WakatankaView) -> list[float]:
         n = self.players
-        kind_total = self._per_kind
-        cards = self._deck_size
+        per_card = 1.0 / self._deck_size  # shares of the whole deck
+        per_kind = 1.0 / self._per_kind  # shares of the cards of one kind
+        card_index = CARD_INDEX
         out = [0.0] * self.observation_size
         if view.seat is not None:
             out[view.seat] = 1.0
@@ -151,26 +152,27 @@ class WakatankaEncoding:
             out[at + TILE_INDEX[view.marker]] = 1.0
         at += 6
         for card in view.hand or ():
-            out[at + CARD_INDEX[card]] += 1.0 / kind_total
+            out[at + card_index[card]] += per_kind
         at += 7
-        for s, size in enumerate(view.hand_sizes):
-            out[at + s] = size / cards
+        out[at : at + n] = [size * per_card for size in view.hand_sizes]
         at += n
-        for s, tokens in enumerate(view.tokens):
-            out[at + s] = tokens / TOKENS_TO_WIN  # the game ends at the fourth
+        out[at : at + n] = [tokens / TOKENS_TO_WIN for tokens in view.tokens]  # 4 ends the game
         at += n
         width = 1 + 7 + n
+        stacks = view.stacks
         for t, tile in enumerate(TILES):
+            slots = stacks[tile]
+            if not slots:
+                continue
             base = at + t * width
-            slots = view.stacks[tile]
-            out[base] = len(slots) / cards
+            out[base] = len(slots) * per_card
             for slot in slots:
                 if slot.card is not None:
-                    out[base + 1 + CARD_INDEX[slot.card]] += 1.0 / kind_total
-                out[base + 8 + slot.placer] += 1.0 / cards
+                    out[base + 1 + card_index[slot.card]] += per_kind
+                out[base + 8 + slot.placer] += per_card
         at += 6 * width
         for card in view.removed:
-            out[at + CARD_INDEX[card]] += 1.0 / kind_total
+            out[at + card_index[card]] += per_kind
         at += 7
         if view.last_play is not None:
             seat, tile = view.last_play
@@ -179,11 +181,9 @@ class WakatankaEncoding:
         at += n + 6
         out[at] = 1.0 if view.last_card else 0.0
         at += 1
-        for s, held in enumerate(self._known(view.reveals)):
-            base = at + 7 * s
-            for c, count in enumerate(held):
-                if count:
-                    out[base + c] = count / kind_total
+        for held in self._known(view.reveals):
+            out[at : at + 7] = [count * per_kind for count in held]
+            at += 7
         return out
 
     def _known(self, reveals: Sequence[Reveal]) -> list[list[int]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from campfire.games.wakatanka.actions import (
@@ -101,15 +102,12 @@ class WakatankaState(State[Action, WakatankaView]):
         if self.last_card:
             return [CALL, ACCEPT]
         assert self.turn is not None and self.marker is not None
-        hand = self.hands[self.turn]
-        held = [c for c in range(7) if hand[c]]
+        hand = self.hands[self.turn]  # a count per card: `compress` keeps the cards held
         left, right = neighbours(self.marker)
-        actions: list[Action] = [PLAYS[left][c] for c in held]
-        actions += [PLAYS[right][c] for c in held]
+        actions: list[Action] = [*compress(PLAYS[left], hand), *compress(PLAYS[right], hand)]
         if self.last_play is not None:
             actions.append(CALL)
-        stacks = self.stacks
-        actions += [SPELLS[t] for t in range(6) if stacks[t]]
+        actions += compress(SPELLS, self.stacks)  # the tiles whose stack is not empty
         return actions
 
     def _refusal(self, action: Any) -> str | None:
