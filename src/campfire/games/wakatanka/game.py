@@ -84,7 +84,8 @@ class Wakatanka(Game[WakatankaState]):
             whose = say.name(d["seat"], possessive=True).capitalize()
             return f"{whose} hand: {', '.join(d['cards'])}."
         if kind == "play":
-            text = say(d["seat"], "move", f"the marker to {d['tile']} and place")
+            places = "place" if d["seat"] == seat else "places"
+            text = say(d["seat"], "move", f"the marker to {d['tile']} and {places}")
             text += f" a card face down, saying it is {_a(d['tile'])}"
             return text + f" ({d['hand_size']} left in hand)."
         if kind == "placed":
