@@ -143,3 +143,12 @@ def test_bad_arguments_get_clear_errors():
     env = wakatanka_v0.raw_env()
     with pytest.raises(RuntimeError, match="reset"):
         env.observe("player_0")
+
+
+def test_the_order_check_refuses_use_before_reset():
+    env = wakatanka_v0.env()
+    for name in ("agents", "agent_selection", "rewards", "terminations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(env, name)
+    env.reset(seed=0)
+    assert env.agent_selection == "player_0" and env.agents == env.possible_agents

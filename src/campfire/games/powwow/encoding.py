@@ -39,7 +39,7 @@ REVERSE_INDEX = GUESS_COUNT + 2
 EXTRA_BASE = GUESS_COUNT + 3
 
 _CODE_INDEX = {code: i for i, code in enumerate(CODES)}
-_CODE_TOTAL = [FEATHERS.count(code) for code in CODES]
+_CODE_SHARE = [1 / FEATHERS.count(code) for code in CODES]  # one feather of each code
 _GUESS_SPAN = GUESS_MAX - GUESS_MIN
 _GUESS_LIST: list[Guess] = list(GUESSES)
 
@@ -203,16 +203,13 @@ class PowwowEncoding:
                 if feather is not None:
                     out[base + code_index[feather]] += 0.5
         at = wearing + n
-        limit = self.options.buzzards
-        for s, buzzards in enumerate(view.buzzards):
-            out[at + s] = min(buzzards / limit, 1.0)
+        limit = self.options.buzzards  # a player is out on reaching it
+        out[at : at + n] = [buzzards / limit for buzzards in view.buzzards]
         at += n
         for s in view.out:
             out[at + s] = 1.0
         at += n
-        for s, ready in enumerate(view.tomahawks):
-            if ready:
-                out[at + s] = 1.0
+        out[at : at + n] = [1.0 if ready else 0.0 for ready in view.tomahawks]
         at += n
         if view.guess is not None:
             out[at] = 1.0
@@ -229,10 +226,10 @@ class PowwowEncoding:
                 out[at + 2 * seat] = 1.0
                 out[at + 2 * seat + 1] = (value - GUESS_MIN) / _GUESS_SPAN
         at += 2 * n
+        share = _CODE_SHARE
         for feather in view.used:
-            out[at + code_index[feather]] += 1.0
-        for i in range(codes):
-            out[at + i] /= _CODE_TOTAL[i]
+            index = code_index[feather]
+            out[at + index] += share[index]
         at += codes
         out[at] = view.stack_size / len(FEATHERS)
         return out

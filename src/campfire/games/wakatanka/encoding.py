@@ -181,9 +181,8 @@ class WakatankaEncoding:
         at += n + 6
         out[at] = 1.0 if view.last_card else 0.0
         at += 1
-        for held in self._known(view.reveals):
-            out[at : at + 7] = [count * per_kind for count in held]
-            at += 7
+        known = self._known(view.reveals)
+        out[at : at + 7 * n] = [count * per_kind for held in known for count in held]
         return out
 
     def _known(self, reveals: Sequence[Reveal]) -> list[list[int]]:
