@@ -192,6 +192,7 @@ def test_a_whole_game_with_bots_then_record_replay_and_play_again(client: Client
 
     last = client.http.get(f"/api/tables/{table_id}/replay", params={"step": final["at"]}).json()
     assert last["steps"] == final["at"] and last["public"]["terminal"] is True
+    assert last["story"][-1].startswith("Game over")
     assert len(last["views"]) == 3
     first = client.http.get(f"/api/tables/{table_id}/replay", params={"step": 1}).json()
     assert first["entry"]["chance"] == "shuffle"

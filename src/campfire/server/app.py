@@ -337,6 +337,10 @@ def create_app(
                 for at, e in table.events
                 if at == step
             ],
+            # everything told up to here, private events included: a replay hides nothing
+            "story": [
+                text for at, e in table.events if at <= step and (text := game.describe(e, None))
+            ],
             "views": [state.view(s).to_json() for s in range(table.players)],
             "public": public.to_json(),
             "extras": table.web.extras(public),

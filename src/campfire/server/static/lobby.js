@@ -63,8 +63,10 @@ function drawSeats() {
 
 function drawOptions(g) {
   const fields = g.options.filter((o) => o.name !== "first_player");
+  const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   $("options").replaceChildren(...fields.map((o) => {
     const id = `opt-${o.name}`;
+    o = { ...o, description: sentence(o.description) };
     if (o.type === "bool") {
       return el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, "data-option": o.name, checked: !!o.default }), o.description);
     }

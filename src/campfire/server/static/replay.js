@@ -3,7 +3,7 @@ import { api, el, logo, nameText, seatName, toast } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
-const page = { table: null, board: null, step: 0, steps: 0, timer: null, cache: new Map(), story: [] };
+const page = { table: null, board: null, step: 0, target: 0, steps: 0, timer: null, cache: new Map() };
 
 const ctx = {
   you: null,
@@ -41,14 +41,14 @@ async function start() {
   $("step").max = String(page.steps);
   $("step").addEventListener("input", () => go(Number($("step").value)));
   $("first").addEventListener("click", () => go(0));
-  $("prev").addEventListener("click", () => go(page.step - 1));
-  $("next").addEventListener("click", () => go(page.step + 1));
+  $("prev").addEventListener("click", () => go(page.target - 1));
+  $("next").addEventListener("click", () => go(page.target + 1));
   $("last").addEventListener("click", () => go(page.steps));
   $("play").addEventListener("click", togglePlay);
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT") return;
-    if (event.key === "ArrowRight") go(page.step + 1);
-    else if (event.key === "ArrowLeft") go(page.step - 1);
+    if (event.key === "ArrowRight") go(page.target + 1);
+    else if (event.key === "ArrowLeft") go(page.target - 1);
     else if (event.key === "Home") go(0);
     else if (event.key === "End") go(page.steps);
     else if (event.key === " ") { event.preventDefault(); togglePlay(); }
@@ -68,9 +68,11 @@ async function fetchStep(step) {
 
 async function go(step) {
   step = Math.max(0, Math.min(page.steps, step));
-  if (step === page.step && page.board) return;
+  if (step === page.target) return;
+  page.target = step; // quick key presses count from where they are heading, not where we are
   try {
-    show(await fetchStep(step));
+    const data = await fetchStep(step);
+    if (page.target === step) show(data);
   } catch (error) {
     toast(error.message);
   }
@@ -83,11 +85,7 @@ function show(data) {
   $("entry").textContent = data.entry ? JSON.stringify(data.entry) : "The table before the first entry.";
   $("step-events").replaceChildren(...data.events.filter((e) => e.text).map((e) => el("li", {}, ctx.names(e.text))));
   page.board.revealed(data);
-  // the story: every narrated line up to this step
-  page.story[data.step] = data.events.filter((e) => e.text).map((e) => ctx.names(e.text));
-  const lines = [];
-  for (let i = 0; i <= data.step; i++) for (const line of page.story[i] || []) lines.push(line);
-  $("log").replaceChildren(...lines.map((l) => el("li", {}, l)));
+  $("log").replaceChildren(...data.story.map((line) => el("li", {}, ctx.names(line))));
   const box = $("log").parentElement;
   box.scrollTop = box.scrollHeight;
   $("prev").disabled = data.step === 0;
@@ -109,10 +107,10 @@ function togglePlay() {
     $("play").textContent = "▶ Play";
     return;
   }
-  $("play").textContent = "⏸ Pause";
+  $("play").textContent = "❚❚ Pause";
   page.timer = setInterval(() => {
-    if (page.step >= page.steps) togglePlay();
-    else go(page.step + 1);
+    if (page.target >= page.steps) togglePlay();
+    else go(page.target + 1);
   }, 900);
 }
 

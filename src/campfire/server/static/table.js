@@ -220,6 +220,10 @@ function frame() {
   }
   banner.textContent = text;
   banner.className = `banner banner-${kind}`;
+  // for scripts and tests: where the table is, and whether it waits for this browser
+  document.body.dataset.status = table.status;
+  document.body.dataset.at = String(page.msg ? page.msg.at : 0);
+  document.body.dataset.turn = kind === "you" ? "you" : "";
   const prefix = kind === "you" ? "▶ Your turn · " : "";
   document.title = `${prefix}${table.title} — Campfire`;
   $("invite-btn").hidden = table.status !== "waiting";

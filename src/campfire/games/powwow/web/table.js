@@ -151,7 +151,8 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     const tags = [];
     if (s === you) tags.push("you");
     if (info.kind === "bot") tags.push(`${info.level} bot`);
-    if (info.kind === "human" && !info.online && s !== you) tags.push("away");
+    if (info.kind === "human" && !info.taken) tags.push("free seat");
+    else if (info.kind === "human" && !info.online && s !== you) tags.push("away");
     let bubble = null;
     if (view.owner === s && view.guess !== null) {
       bubble = el("div", { class: "bubble owner", title: "owns the standing guess" }, `★ ${view.guess}${view.agreed ? " (agreed)" : ""}`);
@@ -418,7 +419,7 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
     const feathers = worn.map((code) => {
       const struck = !removedShown && figures.removed !== null && code === figures.removed && isTopGreen(round, code);
       if (struck) removedShown = true;
-      const f = feather(code, { size: 0.8, flip: true, struck });
+      const f = feather(code, { size: 1, flip: true, struck });
       f.style.animationDelay = `${(delay + 0.15 * rows.length).toFixed(2)}s`;
       return f;
     });

@@ -219,7 +219,8 @@ function drawSeats(ring, view, table, ctx, hands = null) {
   ring.querySelectorAll(".seat").forEach((n) => n.remove());
   const you = view.seat;
   const narrow = ring.clientWidth < 640;
-  const spots = seatPositions(view.players, you === null || you === undefined ? 0 : you, ring, narrow ? 104 : 150, narrow ? 92 : 112);
+  const tall = hands ? 170 : 112; // a replay shows every hand under its player
+  const spots = seatPositions(view.players, you === null || you === undefined ? 0 : you, ring, narrow ? 104 : 150, narrow ? 92 : tall);
   const lastTurn = {};
   for (const turn of view.turns.slice(-view.players)) lastTurn[turn.player] = turn;
   for (let s = 0; s < view.players; s++) {
@@ -228,7 +229,8 @@ function drawSeats(ring, view, table, ctx, hands = null) {
     const tags = [];
     if (s === you) tags.push("you");
     if (info.kind === "bot") tags.push(`${info.level} bot`);
-    if (info.kind === "human" && !info.online && s !== you) tags.push("away");
+    if (info.kind === "human" && !info.taken) tags.push("free seat");
+    else if (info.kind === "human" && !info.online && s !== you) tags.push("away");
     const size = view.hand_sizes[s];
     const fan = el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(size, 6) }, () => cardBack(true)));
     const lastCard = view.last_card && view.last_play && view.last_play[0] === s;
@@ -383,8 +385,10 @@ function revealText(r, ctx) {
 
 function drawReveals(box, view, ctx) {
   const recent = view.reveals.slice(-6).reverse();
+  const stage = document.getElementById("stage");
   fill(box,
     el("h2", {}, `Reveals (${view.reveals.length})`),
+    recent.length && stage ? el("button", { type: "button", class: "ghost small", onclick: () => showReveal(stage, view.reveals[view.reveals.length - 1], view, ctx, true) }, "Show the last reveal again") : null,
     recent.length
       ? el("ol", { class: "wt-reveal-list" }, recent.map((r) => el("li", {}, revealText(r, ctx),
         el("span", { class: "mini-cards" }, r.cards.map((x) => el("span", { class: `chip chip-${x.card === r.tile ? "match" : "other"}`, title: `placed by ${ctx.name(x.placer)}` }, x.card))))))
@@ -426,7 +430,7 @@ function showReveal(stage, reveal, view, ctx, quick = false) {
     const hits = reveal.cards.filter((x) => x.card === reveal.tile).length;
     verdict = reveal.success
       ? `${hits} ${reveal.tile} cards: the spell works! The cards leave the game and ${who} ${reveal.player === view.seat ? "gain" : "gains"} an apprentice token.`
-      : `Only ${hits} ${reveal.tile} card${hits === 1 ? "" : "s"}: the spell fails. ${taker} ${takes} the ${plural(reveal.cards.length, "card")}.`;
+      : `${hits ? `Only one ${reveal.tile} card` : `No ${reveal.tile} card`}: the spell fails. ${taker} ${takes} the ${plural(reveal.cards.length, "card")}.`;
   }
   const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
   const verdictNode = el("p", { class: `verdict ${reveal.success ? "good" : "bad"}` }, verdict);
@@ -438,6 +442,11 @@ function showReveal(stage, reveal, view, ctx, quick = false) {
     el("div", { class: "reveal-close" }, close));
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.remove(); });
   stage.append(panel);
+  if (!quick) {
+    // the reveal covers the tiles: it steps aside on its own once it has been read
+    const linger = 3200 + (0.5 + reveal.cards.length * step) * 1000;
+    setTimeout(() => panel.remove(), linger);
+  }
 }
 
 function article(name) {
