@@ -23,6 +23,7 @@ from campfire.kernel.state import State
 
 AgentID = str
 Observation = dict[str, np.ndarray]
+_ACTION_NUMBER = (int, np.integer)
 
 
 class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
@@ -104,7 +105,7 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if not isinstance(action, int | np.integer) or isinstance(action, bool):
+        if not isinstance(action, _ACTION_NUMBER) or isinstance(action, bool):
             raise ValueError(f"{agent} is to act: give an action number, not {action!r}")
         state = self.state_now
         try:
@@ -117,7 +118,8 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             raise IllegalAction(f"{agent}: action {action} is illegal: {error}") from None
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
-        self._settle_chance()
+        if state.to_move is None:
+            self._settle_chance()
         if state.is_terminal:
             self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
