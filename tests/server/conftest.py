@@ -72,6 +72,7 @@ class Client:
         self.base = server_base
         self.ws_base = ws_base
         self.http = httpx.Client(base_url=server_base, timeout=20)
+        self.app: Any = None  # the application, when the server runs in this process
 
     def create(self, game: str, players: int, bots: dict[int, str] | None = None, **kw: Any) -> Any:
         body = {"game": game, "players": players, "bots": bots or {}, **kw}
@@ -174,6 +175,7 @@ def serve(db_url: str) -> Iterator[Callable[..., Client]]:
         options.setdefault("seed", 7)
         server = Server(create_app(url or db_url, **options)).__enter__()
         client = Client(server.base, server.ws_base)
+        client.app = server.app
         started.append((server, client))
         return client
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from typing import Any
+
+import pytest
 
 from campfire.kernel import Record, get_game
 from campfire.server.webgame import web_game
@@ -252,3 +255,20 @@ def test_pages_and_game_files_are_served(client: Client) -> None:
         assert response.status_code == 404, bad
     assert client.http.get("/api/tables/nosuchtable1").status_code == 404
     assert "there is no table" in client.http.get("/api/tables/abcdefghjkmn").json()["error"]
+
+
+def test_finished_tables_leave_memory_and_come_back_from_storage(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("campfire.server.tables.FINISHED_KEPT", 1)
+    hub = client.app.state.hub
+    ids = [client.create("powwow", 2, {0: "random", 1: "random"})["id"] for _ in range(3)]
+    for table_id in ids:
+        client.wait_for(table_id, lambda s: s["table"]["status"] == "finished")
+    client.socket(ids[0]).close()  # a connection closing tidies up
+    time.sleep(0.2)
+    kept = [t for t in ids if t in hub.tables]
+    assert len(kept) <= 1
+    for table_id in ids:
+        record = Record.loads(client.http.get(f"/api/tables/{table_id}/record").text)
+        assert record.replay().is_terminal

@@ -53,6 +53,8 @@ BOT = "bot"
 QUEUE_LIMIT = 512
 #: connections (players and spectators) one table accepts
 CONNECTION_LIMIT = 64
+#: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
+FINISHED_KEPT = 200
 
 
 class Refused(Exception):
@@ -477,6 +479,8 @@ class Hub:
         table.last_kinds = {e.kind for _, e in stamped}
         table.broadcast(stamped)
         self.kick(table)
+        if status == FINISHED:
+            self._forget_idle()
 
     async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down."""
@@ -513,6 +517,20 @@ class Hub:
         table.connections.discard(conn)
         if not self._closing:
             table.broadcast_meta()
+            self._forget_idle()
+
+    def _forget_idle(self) -> None:
+        """Keep memory bounded: drop the oldest finished tables nobody is looking at."""
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status == FINISHED and not t.connections and not t.lock.locked()
+        ]
+        if len(idle) <= FINISHED_KEPT:
+            return
+        idle.sort(key=lambda t: t.updated)
+        for table in idle[: len(idle) - FINISHED_KEPT]:
+            del self.tables[table.id]
 
     # --- bots ------------------------------------------------------------------------------
     def kick(self, table: LiveTable) -> None:

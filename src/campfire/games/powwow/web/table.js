@@ -458,6 +458,10 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
     el("div", { class: "reveal-close" }, close));
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.remove(); });
   stage.append(panel);
+  if (!quick) {
+    // it covers the new round's guess: it steps aside once read ("Show the last count again")
+    setTimeout(() => panel.remove(), (delay + 9) * 1000);
+  }
 }
 
 function isTopGreen(round, code) {
