@@ -234,21 +234,37 @@ def test_a_whole_pow_wow_game_with_tomahawks_against_bots(
 
 # --- Waka Tanka ----------------------------------------------------------------------------------
 def wakatanka_turn(page: Page, rng: random.Random, shots: Path, moves: list[str]) -> None:
-    """Call a bot's play (random bots mostly bluff), otherwise click a tile and then a card."""
+    """First a play with the keyboard alone, then one with clicks (a tile, then a card), then
+    call every play a bot makes (random bots mostly bluff, so calls win tokens)."""
     call = page.locator("#call-btn")
-    if call.count() and call.is_enabled() and (rng.random() < 0.85 or "play" in moves):
+    target = page.locator(".wt-tile.target")
+    can_call = call.count() > 0 and call.is_enabled()
+    played = {"keyboard", "clicked"} <= set(moves)
+    if can_call and (played or target.count() == 0):
         moves.append("call")
         call.click()
         return
-    target = page.locator(".wt-tile.target")
     expect(target.first).to_be_visible()
+    if "keyboard" not in moves:
+        # the first play with the keyboard alone: Enter on a tile, Tab to a card, Enter
+        target.first.focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".wt-tile.selected")).to_be_focused()
+        for _ in range(8):
+            page.keyboard.press("Tab")
+            if page.evaluate("document.activeElement.classList.contains('hand-card')"):
+                break
+        expect(page.locator(".hand-card:focus")).to_have_count(1)
+        page.keyboard.press("Enter")
+        moves.extend(["keyboard", "play"])
+        return
     target.nth(rng.randrange(target.count())).click()
     expect(page.locator(".wt-tile.selected")).to_have_count(1)
-    if "play" not in moves:
+    if "clicked" not in moves:
         snap(page, shots / "wakatanka-table.png")
     cards = page.locator(".hand-card:enabled")
     cards.nth(rng.randrange(cards.count())).click()
-    moves.append("play")
+    moves.extend(["clicked", "play"])
 
 
 def test_a_whole_waka_tanka_game_against_bots(client: Client, open_page: Any, shots: Path) -> None:
@@ -281,7 +297,7 @@ def test_a_whole_waka_tanka_game_against_bots(client: Client, open_page: Any, sh
     assert record.replay().is_terminal
     mine = {m["action"] for m in record.moves if m.get("player") == 0}
     assert {"play", "call"} <= mine
-    assert "play" in moves and "call" in moves
+    assert {"keyboard", "clicked", "call"} <= set(moves)
     assert watched.errors == [] and watched.toasts() == []
 
 

@@ -161,11 +161,19 @@ export function createBoard({ stage, controls, side, ctx }) {
     const msg = state.msg;
     if (!msg) return;
     const view = msg.view;
+    // redrawing replaces the buttons: keep the keyboard focus on the same tile or card
+    const active = document.activeElement;
+    const tile = active && active.dataset ? active.dataset.tile : null;
     drawSeats(ring, view, msg.table, ctx);
     drawTiles(circle, view, msg, state, clickTile, ctx);
     drawReveals(reveals, view, ctx);
     drawRemoved(removed, view);
     drawControls(controls, msg, state, { clickCard, send, clear: () => { state.tile = null; state.card = null; draw(); } }, ctx);
+    if (tile) {
+      const again = circle.querySelector(`[data-tile="${tile}"]`);
+      if (again && !again.disabled) again.focus();
+      else if (controls.querySelector(".hand-card:not(:disabled)")) controls.querySelector(".hand-card:not(:disabled)").focus();
+    }
   }
 
   function update(msg, info = {}) {
