@@ -1,7 +1,7 @@
 """Research interfaces (the `rl` extra): PettingZoo, Gymnasium and OpenSpiel.
 
 - `campfire.envs.powwow_v0.env(...)`, `campfire.envs.wakatanka_v0.env(...)`: PettingZoo AEC
-- `campfire.envs.gym.CampfireEnv`: one learner seat against bots (Gymnasium)
+- `campfire.envs.gymnasium_env.CampfireEnv`: one learner seat against bots (Gymnasium)
 - `import campfire.envs.openspiel` registers `python_campfire_powwow` and
   `python_campfire_wakatanka` with OpenSpiel
 
