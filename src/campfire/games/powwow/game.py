@@ -107,7 +107,8 @@ class Powwow(Game[PowwowState]):
                 else ""
             )
         if kind == "agree":
-            return say(d["seat"], "agree", f"with {d['guess']} (tomahawk) and now own it.")
+            owns = "own" if d["seat"] == seat else "owns"
+            return say(d["seat"], "agree", f"with {d['guess']} (tomahawk) and now {owns} it.")
         if kind == "reverse":
             way = "clockwise" if d["direction"] == 1 else "counter-clockwise"
             return say(d["seat"], "reverse", f"the direction (tomahawk): play goes {way}.")
