@@ -268,6 +268,12 @@ function drawTiles(circle, view, msg, state, clickTile, ctx, revealedMode = fals
   const c = msg.controls;
   const near = (msg.extras && msg.extras.neighbours) || [];
   const lastTile = view.last_play ? view.last_play[1] : null;
+  // radii that keep every tile inside the circle, whatever its size
+  const width = circle.clientWidth || 520;
+  const height = circle.clientHeight || 380;
+  const small = width < 420;
+  const rx = Math.min(38, 50 - (((small ? 86 : 108) / 2 + 6) / width) * 100);
+  const ry = Math.min(36, 50 - (((small ? 96 : 118) / 2 + 6) / height) * 100);
   const buttons = TILES.map((tile, i) => {
     // coyote at the upper left, then clockwise round the circle
     const angle = (-2 * Math.PI) / 3 + (2 * Math.PI * i) / 6;
@@ -292,7 +298,7 @@ function drawTiles(circle, view, msg, state, clickTile, ctx, revealedMode = fals
     return el("button", {
       type: "button",
       class: classes.join(" "),
-      style: { left: `${50 + 38 * Math.cos(angle)}%`, top: `${50 + 36 * Math.sin(angle)}%`, "--tint": TINTS[tile] },
+      style: { left: `${50 + rx * Math.cos(angle)}%`, top: `${50 + ry * Math.sin(angle)}%`, "--tint": TINTS[tile] },
       disabled: revealedMode || !c || (!canPlay && !canSpell) || state.busy,
       "aria-pressed": state.tile === tile ? "true" : "false",
       "aria-label": label,
