@@ -31,13 +31,13 @@ ARGS = [
     "--disable-sync",
 ]
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (.ci/run installs it)"
-)
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"the browser tests need Debian's Chromium at {CHROMIUM}: apt-get install chromium"
+        )
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium

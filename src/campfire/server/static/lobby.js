@@ -66,7 +66,9 @@ function drawOptions(g) {
   const sentence = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   $("options").replaceChildren(...fields.map((o) => {
     const id = `opt-${o.name}`;
-    o = { ...o, description: sentence(o.description) };
+    const named = o.name.replace(/_/g, " ");
+    const text = o.description.includes(named) ? o.description : `${named} — ${o.description}`;
+    o = { ...o, description: sentence(text) };
     if (o.type === "bool") {
       return el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, "data-option": o.name, checked: !!o.default }), o.description);
     }
