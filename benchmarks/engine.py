@@ -6,7 +6,9 @@
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
 choose one at random (chance outcomes by their probabilities), apply it, until the game ends.
 A step is one apply. Campfire runs in draw mode (each feather or card drawn is a chance step,
-as in OpenSpiel) and in shuffle mode (a whole shuffle is one chance step, as in records).
+as in OpenSpiel) and in shuffle mode (a whole shuffle is one chance step, as in records), with
+narration off as search and the adapters run it (`new_state(..., narrate=False)`: no events),
+and once with the events people's interfaces narrate.
 Times are this process's CPU time (`time.process_time`), pinned to one core, so other work on
 a shared machine does not count against any engine; the references run in the same process,
 so the ratios compare like with like.
@@ -48,11 +50,12 @@ def measure(run: GameRun, seconds: float, seed: int = 0) -> tuple[float, float, 
 
 
 # --- the loops -----------------------------------------------------------------------------
-def campfire_run(name: str, players: int, mode: str) -> GameRun:
+def campfire_run(name: str, players: int, mode: str, narrate: bool = False) -> GameRun:
+    """Campfire's engine as search and the adapters use it: narration off unless asked."""
     game = get_game(name)
 
     def run(rng: random.Random) -> int:
-        state = game.new_state(players, chance=mode)  # type: ignore[arg-type]
+        state = game.new_state(players, chance=mode, narrate=narrate)  # type: ignore[arg-type]
         steps = 0
         while not state.is_terminal:
             if state.to_move is None:
@@ -214,6 +217,8 @@ def main() -> None:
         for mode in ("draw", "shuffle"):
             figures = measure(campfire_run(name, 4, mode), seconds)
             lines.append(row(f"Campfire {name} (4p, {mode} mode)", figures, poker[0]))
+        figures = measure(campfire_run(name, 4, "shuffle", narrate=True), seconds)
+        lines.append(row(f"Campfire {name} (4p, shuffle mode, narrated)", figures, poker[0]))
     spiel = {
         "powwow": measure(openspiel_run("python_campfire_powwow"), seconds),
         "wakatanka": measure(openspiel_run("python_campfire_wakatanka"), seconds),

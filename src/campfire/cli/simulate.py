@@ -25,7 +25,7 @@ def play_one(
 ) -> State[Any, Any]:
     """One whole bot game; `seed` fixes every shuffle and every bot's choices."""
     rng = random.Random(seed)
-    state: State[Any, Any] = game.new_state(players, options)
+    state: State[Any, Any] = game.new_state(players, options, narrate=False)
     bots = [make_bot(game, level, rng.randrange(2**32)) for level in levels]
     state.play_out(bots, rng)
     return state

@@ -87,7 +87,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
             s: make_bot(self.game, level, self._rng.randrange(2**32))
             for s, level in zip(seats, self.levels, strict=True)
         }
-        self._state = self.game.new_state(self.players, self.options)
+        self._state = self.game.new_state(self.players, self.options, narrate=False)
         self._steps = 0
         self._play_others()
         return self._observation(), self._info()

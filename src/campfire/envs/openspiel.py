@@ -115,7 +115,9 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
 
     def new_initial_state(self, state: State[Any, Any] | None = None) -> CampfireState:
         if state is None:
-            state = self.campfire.new_state(self.players, self.options, chance="draw")
+            state = self.campfire.new_state(
+                self.players, self.options, chance="draw", narrate=False
+            )
         return CampfireState(self, state)
 
     def make_py_observer(

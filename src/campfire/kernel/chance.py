@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 ChanceMode = Literal["shuffle", "draw"]
@@ -72,21 +72,55 @@ class Shuffled:
     items: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
 class ChanceSpec:
-    """The chance outcome a state is waiting for.
+    """The chance outcome a state is waiting for (immutable).
 
     kind ``"shuffle"``: `items` is the multiset being shuffled (sorted).
     kind ``"draw"``: `items` is the multiset drawn from (sorted).
     kind ``"pick"``: `items` are the equally likely values; `label` names what is picked.
+
+    A draw spec is made at every draw of a search or an OpenSpiel game, so it can be made from
+    the stack's counts directly, and `items` is only spelled out when somebody asks.
     """
 
-    kind: Literal["shuffle", "draw", "pick"]
-    items: tuple[str, ...]
-    label: str = ""
-    #: the distinct items with their counts, sorted, when the maker already knows them (a
-    #: stack does); `outcomes` counts `items` otherwise
-    counts: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
+    __slots__ = ("_counts", "_items", "kind", "label")
+
+    def __init__(
+        self,
+        kind: Literal["shuffle", "draw", "pick"],
+        items: Iterable[str] = (),
+        label: str = "",
+        *,
+        counts: Mapping[str, int] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.label = label
+        self._items: tuple[str, ...] | None = None if counts is not None else tuple(items)
+        self._counts = counts
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        if self._items is None:
+            self._items = tuple(item for item, n in self.counts.items() for _ in range(n))
+        return self._items
+
+    @property
+    def counts(self) -> Mapping[str, int]:
+        """The distinct items, sorted, with how many of each."""
+        if self._counts is None:
+            self._counts = dict(sorted(Counter(self.items).items()))
+        return self._counts
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ChanceSpec):
+            return NotImplemented
+        return (self.kind, self.label, self.items) == (other.kind, other.label, other.items)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.label, self.items))
+
+    def __repr__(self) -> str:
+        return f"ChanceSpec({self.kind!r}, {self.items!r}, {self.label!r})"
 
     def __str__(self) -> str:
         if self.kind == "shuffle":
@@ -99,12 +133,12 @@ class ChanceSpec:
         """Every outcome with its probability; a whole shuffle is not enumerable."""
         if self.kind == "shuffle":
             raise ValueError("a whole shuffle has too many outcomes to list; use draw mode")
-        counts = self.counts or sorted(Counter(self.items).items())
-        total = len(self.items)
+        counts = self.counts
+        share = 1 / sum(counts.values())
         if self.kind == "draw":
             draws = _DRAWS
-            return [(draws.get(item) or drawn(item), n / total) for item, n in counts]
-        return [(Pick(self.label, value), n / total) for value, n in counts]
+            return [(draws.get(item) or drawn(item), n * share) for item, n in counts.items()]
+        return [(Pick(self.label, value), n * share) for value, n in counts.items()]
 
     def sample(self, rng: random.Random) -> ChanceOutcome:
         if self.kind == "shuffle":
@@ -112,7 +146,7 @@ class ChanceSpec:
             rng.shuffle(order)
             return Shuffle(tuple(order))
         if self.kind == "draw":
-            return Draw(rng.choice(self.items))
+            return drawn(rng.choice(self.items))
         return Pick(self.label, rng.choice(self.items))
 
     def check(self, outcome: ChanceOutcome) -> str | None:
@@ -124,12 +158,12 @@ class ChanceSpec:
         if self.kind == "draw":
             if not isinstance(outcome, Draw):
                 return f"{self} is due"
-            if outcome.item not in self.items:
+            if outcome.item not in self.counts:
                 return f"{outcome.item!r} is not in the stack"
             return None
         if not isinstance(outcome, Pick) or outcome.kind != self.label:
             return f"{self} is due"
-        if outcome.value not in self.items:
+        if outcome.value not in self.counts:
             return f"{outcome.value!r} is not a possible {self.label}"
         return None
 
@@ -154,14 +188,15 @@ class Stack:
     """A face-down stack in either chance mode.
 
     Shuffle mode keeps a known order (`order`, top last, so a draw is a pop); draw mode keeps an
-    unordered multiset (`pool`) and each draw is a chance outcome. A stack is never both.
+    unordered multiset (`pool`: count by item, in sorted order) and each draw is a chance
+    outcome. A stack is never both.
     """
 
     __slots__ = ("_spec", "order", "pool", "size")
 
     def __init__(self) -> None:
         self.order: list[str] = []
-        self.pool: Counter[str] = Counter()
+        self.pool: dict[str, int] = {}
         self.size = 0
         self._spec: ChanceSpec | None = None  # the draw spec, kept until the stack changes
 
@@ -178,15 +213,17 @@ class Stack:
 
     def set_order(self, top_first: Sequence[str]) -> None:
         self.order = list(reversed(top_first))
-        self.pool = Counter()
+        self.pool = {}
         self.size = len(self.order)
         self._spec = None
 
     def set_unordered(self, items: Iterable[str]) -> None:
         self.order = []
-        self.pool = Counter(items)
+        self.pool = dict(sorted(Counter(items).items()))
         self.size = sum(self.pool.values())
         self._spec = None
+        for item in self.pool:
+            drawn(item)  # one shared outcome object per item, made once
 
     @property
     def needs_draw(self) -> bool:
@@ -205,20 +242,20 @@ class Stack:
         if left:
             self.pool[item] = left
         else:
-            del self.pool[item]
+            del self.pool[item]  # the others keep their sorted order
         self.size -= 1
         self._spec = None
 
     def items(self) -> list[str]:
         """Everything in the stack, sorted (its order is never part of the answer)."""
-        return sorted(self.order) if self.order else sorted(self.pool.elements())
+        if self.order:
+            return sorted(self.order)
+        return [item for item, n in self.pool.items() for _ in range(n)]
 
     def draw_spec(self) -> ChanceSpec:
         spec = self._spec
         if spec is None:
-            counts = tuple(sorted((Counter(self.order) if self.order else self.pool).items()))
-            items: list[str] = []
-            for item, n in counts:
-                items += [item] * n
-            spec = self._spec = ChanceSpec("draw", tuple(items), counts=counts)
+            ordered = self.order
+            counts = dict(sorted(Counter(ordered).items())) if ordered else self.pool.copy()
+            spec = self._spec = ChanceSpec("draw", counts=counts)
         return spec

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened.
+class Event(NamedTuple):
+    """One thing that happened (a named tuple: events are made on every move, so cheaply).
 
     `to` is None for a public event (every seat and every spectator sees it); otherwise only the
     listed seats receive it. A move usually yields a public event and, where some seats see more,
@@ -17,7 +15,7 @@ class Event:
     """
 
     kind: str
-    data: Mapping[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any]
     to: frozenset[int] | None = None
 
     def visible_to(self, seat: int | None) -> bool:

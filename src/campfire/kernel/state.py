@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from campfire.kernel.chance import (
     ChanceMode,
@@ -46,8 +45,7 @@ class View(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerMove:
+class PlayerMove(NamedTuple):
     """A history entry: `seat` took `action`."""
 
     seat: int
@@ -212,8 +210,12 @@ class Game(ABC, Generic[StateT]):
         options: Mapping[str, Any] | None = None,
         *,
         chance: ChanceMode = "shuffle",
+        narrate: bool = True,
     ) -> StateT:
-        """A new game; raises `OptionError` for bad players or options."""
+        """A new game; raises `OptionError` for bad players or options.
+
+        `narrate=False` makes `apply` return no events (search and learning need none, and
+        skipping them is a good part of a move's cost)."""
 
     @abstractmethod
     def default_options(self) -> dict[str, Any]:
@@ -236,9 +238,12 @@ class Game(ABC, Generic[StateT]):
         empty when the event is better shown by the table than told."""
 
     @abstractmethod
-    def sample_state(self, view: Any, rng: random.Random, *, chance: ChanceMode = "draw") -> StateT:
+    def sample_state(
+        self, view: Any, rng: random.Random, *, chance: ChanceMode = "draw", narrate: bool = False
+    ) -> StateT:
         """A full state that `view`'s seat cannot tell from the real one, hidden parts drawn at
-        random. Search bots use it to determinize; tests use it to prove views hide nothing."""
+        random. Search bots use it to determinize (hence no narration by default); tests use it
+        to prove views hide nothing."""
 
     def tally(self, state: StateT) -> dict[str, int]:
         """Counts that describe a finished game's length (rounds, ...), for summaries."""

@@ -13,6 +13,7 @@ from campfire.games.powwow.feathers import FEATHERS
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
+from campfire.kernel.bots import BotFactory
 from campfire.kernel.chance import ChanceMode
 from campfire.kernel.encoding import Encoding
 from campfire.kernel.errors import OptionError
@@ -42,11 +43,12 @@ class Powwow(Game[PowwowState]):
         options: Mapping[str, Any] | None = None,
         *,
         chance: ChanceMode = "shuffle",
+        narrate: bool = True,
     ) -> PowwowState:
         n = self.default_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
             raise OptionError(f"Pow Wow takes 2 to 8 players, not {n!r}")
-        return PowwowState(n, self.options(n, options), chance)
+        return PowwowState(n, self.options(n, options), chance, narrate)
 
     def options(self, players: int, raw: Mapping[str, Any] | None) -> PowwowOptions:
         parsed = parse_options(PowwowOptions, raw)
@@ -148,6 +150,7 @@ class Powwow(Game[PowwowState]):
         rng: random.Random,
         *,
         chance: ChanceMode = "draw",
+        narrate: bool = False,
         own: Sequence[str] | None = None,
     ) -> PowwowState:
         """A state `view.seat` cannot tell from the real one.
@@ -181,7 +184,7 @@ class Powwow(Game[PowwowState]):
                 worn_now[s] = [pool.pop() for _ in range(size)]
         if len(pool) != view.stack_size:
             raise ValueError("the view does not account for all 36 feathers")
-        state = PowwowState(view.players, view.options, chance)
+        state = PowwowState(view.players, view.options, chance, narrate)
         state.history = []
         if chance == "draw":
             state.stack.set_unordered(pool)
@@ -189,6 +192,7 @@ class Powwow(Game[PowwowState]):
             state.stack.set_order(pool)
         state.used = list(view.used)
         state.worn = worn_now
+        state._question = any("?" in worn for worn in worn_now)
         state.buzzards = list(view.buzzards)
         state.out = list(view.out)
         state.active = [s not in view.out for s in range(view.players)]
@@ -209,6 +213,11 @@ class Powwow(Game[PowwowState]):
         from campfire.games.powwow.encoding import encoding
 
         return encoding(players, options)
+
+    def bot_levels(self) -> dict[str, BotFactory]:
+        from campfire.games.powwow.bots import EasyBot, HardBot, MediumBot
+
+        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def tally(self, state: PowwowState) -> dict[str, int]:
         return {"rounds": len(state.rounds)}

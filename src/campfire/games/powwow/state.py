@@ -40,10 +40,17 @@ _GUESS_LIST: list[Action] = list(GUESSES)  # slicing a list copies once, a tuple
 class PowwowState(State[Action, PowwowView]):
     options: PowwowOptions
 
-    def __init__(self, players: int, options: PowwowOptions, mode: ChanceMode = "shuffle") -> None:
+    def __init__(
+        self,
+        players: int,
+        options: PowwowOptions,
+        mode: ChanceMode = "shuffle",
+        narrate: bool = True,
+    ) -> None:
         self.players = players
         self.options = options
         self.mode = mode
+        self.narrate = narrate
         self.history = []
         self.stack = FeatherStack()
         self.used: list[str] = []
@@ -69,12 +76,14 @@ class PowwowState(State[Action, PowwowView]):
         self._after_shuffle = ROUND
         self._deal_order: list[int] = []
         self._deal_next = 0
+        self._question = False  # `?` is worn this round
         self._extra_target = 0
         self._after_extra = 0
         self._winners: list[int] = []
         self._others = [
             frozenset(s for s in range(players) if s != seat) for seat in range(players)
         ]
+        self._clockwise = [[(f + i) % players for i in range(players)] for f in range(players)]
         self.opening_events = self._advance([])
 
     # --- kernel API ------------------------------------------------------------------------
@@ -186,12 +195,12 @@ class PowwowState(State[Action, PowwowView]):
             self.owner = seat
             self.agreed = False
             target = action.extra_feather_to
-            events.append(
-                Event(
-                    "guess",
-                    {"seat": seat, "value": action.value, "extra_feather_to": target},
+            if self.narrate:
+                events.append(
+                    Event(
+                        "guess", {"seat": seat, "value": action.value, "extra_feather_to": target}
+                    )
                 )
-            )
             following = self._step(seat, self.direction)
             if target is None:
                 self.turn = following
@@ -206,11 +215,12 @@ class PowwowState(State[Action, PowwowView]):
             assert self.owner is not None and self.guess is not None
             self.disputer = seat
             self.turn = None
-            events.append(
-                Event("dispute", {"seat": seat, "owner": self.owner, "guess": self.guess})
-            )
-            events.append(Event("reveal", {"worn": [list(w) for w in self.worn]}))
-            if any("?" in worn for worn in self.worn):
+            if self.narrate:
+                events.append(
+                    Event("dispute", {"seat": seat, "owner": self.owner, "guess": self.guess})
+                )
+                events.append(Event("reveal", {"worn": [list(w) for w in self.worn]}))
+            if self._question:
                 self.phase = TURNOVER
             else:
                 self._settle(events)
@@ -219,19 +229,22 @@ class PowwowState(State[Action, PowwowView]):
         if kind is Agree:
             self.owner = seat
             self.agreed = True
-            events.append(Event("agree", {"seat": seat, "guess": self.guess}))
+            if self.narrate:
+                events.append(Event("agree", {"seat": seat, "guess": self.guess}))
             self.turn = self._step(seat, self.direction)
             return events
         self.direction = -self.direction
         self.turn = self._step(seat, self.direction, skip=self.owner)
-        events.append(Event("reverse", {"seat": seat, "direction": self.direction}))
+        if self.narrate:
+            events.append(Event("reverse", {"seat": seat, "direction": self.direction}))
         return events
 
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
-            events.append(self._shuffle_event())
+            if self.narrate:
+                events.append(self._shuffle_event())
             self.phase = self._after_shuffle
         else:
             assert isinstance(outcome, Draw)
@@ -249,10 +262,13 @@ class PowwowState(State[Action, PowwowView]):
                     return events
                 self.stack.set_unordered(self._shuffle_items)
                 self.history.append(Shuffled(self._shuffle_items))
-                events.append(self._shuffle_event())
+                if self.narrate:
+                    events.append(self._shuffle_event())
                 self.phase = self._after_shuffle
             elif phase == ROUND:
                 self._start_round(events)
+            elif phase == DEAL and self.stack.order:
+                self._deal(events)
             elif phase in (DEAL, EXTRA, TURNOVER):
                 if self.stack.size == 0:
                     self._begin_shuffle("empty", phase)
@@ -276,23 +292,29 @@ class PowwowState(State[Action, PowwowView]):
         return Event("shuffle", {"reason": self._shuffle_reason, "count": len(self._shuffle_items)})
 
     def _start_round(self, events: list[Event]) -> None:
+        """Set up a round (the feathers of the last one are already on the used pile)."""
         self.round += 1
-        self.worn = [[] for _ in range(self.players)]
         self.turns = []
         self.guess = self.owner = self.turned = self.disputer = None
-        self.agreed = False
+        self.agreed = self._question = False
         self.direction = 1
         self.ready = [True] * self.players
-        n = self.players
-        self._deal_order = [
-            (self.first + i) % n for i in range(n) if self.active[(self.first + i) % n]
-        ]
+        active = self.active
+        self._deal_order = [s for s in self._clockwise[self.first] if active[s]]
         self._deal_next = 0
-        events.append(Event("round", {"round": self.round, "first_player": self.first}))
+        if self.narrate:
+            events.append(Event("round", {"round": self.round, "first_player": self.first}))
         if self.stack.size < len(self._deal_order):
             self._begin_shuffle("short", DEAL)
         else:
             self.phase = DEAL
+
+    def _deal(self, events: list[Event]) -> None:
+        """Deal the rest of the round from an ordered stack (the round start made sure it holds
+        enough), without going through the chance machinery feather by feather."""
+        pop = self.stack.pop
+        for _ in range(self._deal_next, len(self._deal_order)):
+            self._drawn(pop(), events)
 
     def _drawn(self, feather: str, events: list[Event]) -> None:
         """Give the feather just drawn to whoever the current step draws for."""
@@ -300,33 +322,28 @@ class PowwowState(State[Action, PowwowView]):
         if phase == DEAL:
             seat = self._deal_order[self._deal_next]
             self._deal_next += 1
-            self.worn[seat].append(feather)
-            events.append(Event("deal", {"seat": seat}))
-            events.append(
-                Event(
-                    "feather",
-                    {"seat": seat, "feather": feather, "extra": False},
-                    self._others[seat],
-                )
-            )
+            self._wear(seat, feather, False, events)
             if self._deal_next == len(self._deal_order):
                 self.phase = PLAY
                 self.turn = self.first
         elif phase == EXTRA:
-            seat = self._extra_target
-            self.worn[seat].append(feather)
-            events.append(Event("extra_feather", {"seat": seat}))
-            events.append(
-                Event(
-                    "feather", {"seat": seat, "feather": feather, "extra": True}, self._others[seat]
-                )
-            )
+            self._wear(self._extra_target, feather, True, events)
             self.phase = PLAY
             self.turn = self._after_extra
         else:
             self.turned = feather
-            events.append(Event("turn_over", {"feather": feather}))
+            if self.narrate:
+                events.append(Event("turn_over", {"feather": feather}))
             self._settle(events)
+
+    def _wear(self, seat: int, feather: str, extra: bool, events: list[Event]) -> None:
+        self.worn[seat].append(feather)
+        if feather == "?":
+            self._question = True
+        if self.narrate:
+            events.append(Event("extra_feather" if extra else "deal", {"seat": seat}))
+            data = {"seat": seat, "feather": feather, "extra": extra}
+            events.append(Event("feather", data, self._others[seat]))
 
     def _settle(self, events: list[Event]) -> None:
         """Count the round, give the buzzard, and set up what comes next (P6-P10)."""
@@ -336,10 +353,11 @@ class PowwowState(State[Action, PowwowView]):
         if self.turned is not None:
             in_play.append(self.turned)
         counted = count(in_play)
-        if "max0" in in_play:
-            events.append(Event("max0", {"removed": counted.removed}))
-        if counted.doubled:
-            events.append(Event("x2", {"green_sum": counted.green_sum}))
+        if self.narrate:
+            if "max0" in in_play:
+                events.append(Event("max0", {"removed": counted.removed}))
+            if counted.doubled:
+                events.append(Event("x2", {"green_sum": counted.green_sum}))
         loser = disputer if counted.total >= guess else owner
         self.rounds.append(
             RoundResult(
@@ -353,36 +371,34 @@ class PowwowState(State[Action, PowwowView]):
                 loser,
             )
         )
-        events.append(
-            Event(
-                "total",
-                {
-                    "total": counted.total,
-                    "guess": guess,
-                    "owner": owner,
-                    "disputer": disputer,
-                    "loser": loser,
-                },
-            )
-        )
         self.used.extend(in_play)
         self.worn = [[] for _ in range(self.players)]
         self.turned = None
         self.buzzards[loser] += 1
-        events.append(Event("buzzard", {"seat": loser, "buzzards": self.buzzards[loser]}))
+        if self.narrate:
+            total = {
+                "total": counted.total,
+                "guess": guess,
+                "owner": owner,
+                "disputer": disputer,
+                "loser": loser,
+            }
+            events.append(Event("total", total))
+            events.append(Event("buzzard", {"seat": loser, "buzzards": self.buzzards[loser]}))
         if self.buzzards[loser] >= self.options.buzzards:
             self.active[loser] = False
             self.out.append(loser)
-            events.append(Event("out", {"seat": loser}))
-        remaining = [s for s in range(self.players) if self.active[s]]
-        limit = self.options.end_after_eliminations
-        if len(remaining) == 1 or (limit is not None and len(self.out) >= limit):
-            fewest = min(self.buzzards[s] for s in remaining)
-            self._winners = [s for s in remaining if self.buzzards[s] == fewest]
-            self.phase = OVER
-            self.turn = None
-            events.append(Event("game_over", {"winners": list(self._winners)}))
-            return
+            if self.narrate:
+                events.append(Event("out", {"seat": loser}))
+            limit = self.options.end_after_eliminations
+            remaining = [s for s in range(self.players) if self.active[s]]
+            if len(remaining) == 1 or (limit is not None and len(self.out) >= limit):
+                fewest = min(self.buzzards[s] for s in remaining)
+                self._winners = [s for s in remaining if self.buzzards[s] == fewest]
+                self.phase = OVER
+                self.turn = None
+                events.append(Event("game_over", {"winners": list(self._winners)}))
+                return
         self.first = loser if self.active[loser] else self._step(loser, 1)
         if "zero" in in_play:
             self._begin_shuffle("zero", ROUND)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from campfire.games.powwow.actions import Action, to_json
 from campfire.games.powwow.options import PowwowOptions
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResult:
+class RoundResult(NamedTuple):
     """A finished round, all of it public once the dispute revealed the feathers."""
 
     first_player: int
@@ -35,12 +34,14 @@ class RoundResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PowwowView:
     """The table as `seat` sees it; `seat` None is a spectator, who sees only what is public.
 
     `feathers[s]` lists the feathers seat s wears, each one None where this seat cannot see it
     (its own, or every worn feather for a spectator). The stack's order is never here.
+    Each call of `state.view` makes a fresh view (not frozen: freezing doubled the cost of the
+    call learners make at every step), so changing one changes nothing in the game.
     """
 
     seat: int | None

@@ -13,6 +13,7 @@ from campfire.games.wakatanka.cards import CARD_INDEX, CARDS, TILE_INDEX, TILES,
 from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import WakatankaView
+from campfire.kernel.bots import BotFactory
 from campfire.kernel.chance import ChanceMode
 from campfire.kernel.encoding import Encoding
 from campfire.kernel.errors import OptionError
@@ -36,11 +37,12 @@ class Wakatanka(Game[WakatankaState]):
         options: Mapping[str, Any] | None = None,
         *,
         chance: ChanceMode = "shuffle",
+        narrate: bool = True,
     ) -> WakatankaState:
         n = self.default_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
             raise OptionError(f"Waka Tanka takes 3 to 6 players, not {n!r}")
-        return WakatankaState(n, self.options(n, options), chance)
+        return WakatankaState(n, self.options(n, options), chance, narrate)
 
     def options(self, players: int, raw: Mapping[str, Any] | None) -> WakatankaOptions:
         parsed = parse_options(WakatankaOptions, raw)
@@ -120,7 +122,12 @@ class Wakatanka(Game[WakatankaState]):
         return f"{kind}: {dict(d)}"
 
     def sample_state(
-        self, view: WakatankaView, rng: random.Random, *, chance: ChanceMode = "draw"
+        self,
+        view: WakatankaView,
+        rng: random.Random,
+        *,
+        chance: ChanceMode = "draw",
+        narrate: bool = False,
     ) -> WakatankaState:
         """A state `view.seat` cannot tell from the real one.
 
@@ -155,7 +162,7 @@ class Wakatanka(Game[WakatankaState]):
             pool.subtract(known[s])
         rest = list(pool.elements())
         rng.shuffle(rest)
-        state = WakatankaState(view.players, view.options, chance)
+        state = WakatankaState(view.players, view.options, chance, narrate)
         state.history = []
         state.stack.set_order(())
         stacks: list[list[tuple[int, int]]] = [
@@ -203,6 +210,11 @@ class Wakatanka(Game[WakatankaState]):
         from campfire.games.wakatanka.encoding import encoding
 
         return encoding(players, options)
+
+    def bot_levels(self) -> dict[str, BotFactory]:
+        from campfire.games.wakatanka.bots import EasyBot, MediumBot
+
+        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot}
 
     def tally(self, state: WakatankaState) -> dict[str, int]:
         calls = sum(1 for r in state.reveals if r.action == "call")

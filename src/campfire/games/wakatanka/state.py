@@ -50,11 +50,16 @@ class WakatankaState(State[Action, WakatankaView]):
     options: WakatankaOptions
 
     def __init__(
-        self, players: int, options: WakatankaOptions, mode: ChanceMode = "shuffle"
+        self,
+        players: int,
+        options: WakatankaOptions,
+        mode: ChanceMode = "shuffle",
+        narrate: bool = True,
     ) -> None:
         self.players = players
         self.options = options
         self.mode = mode
+        self.narrate = narrate
         self.history = []
         self.deck = deck(players)
         self.stack = Stack()  # the deck while it is dealt
@@ -177,6 +182,8 @@ class WakatankaState(State[Action, WakatankaView]):
         self.last_play = (seat, tile)
         self.last_card = self.hand_size[seat] == 0
         self.turn = (seat + 1) % self.players
+        if not self.narrate:
+            return []
         events = [
             Event("play", {"seat": seat, "tile": TILES[tile], "hand_size": self.hand_size[seat]}),
             Event(
@@ -209,19 +216,17 @@ class WakatankaState(State[Action, WakatankaView]):
         taker = player if bluff else seat
         self._take(taker, cards)
         self.reveals.append(Reveal(seat, "call", TILES[tile], shown, bluff, taker))
-        events = [
-            Event(
-                "call",
-                {
-                    "seat": seat,
-                    "player": player,
-                    "tile": TILES[tile],
-                    "cards": [c for _, c in shown],
-                    "bluff": bluff,
-                    "taker": taker,
-                },
-            )
-        ]
+        events: list[Event] = []
+        if self.narrate:
+            data = {
+                "seat": seat,
+                "player": player,
+                "tile": TILES[tile],
+                "cards": [c for _, c in shown],
+                "bluff": bluff,
+                "taker": taker,
+            }
+            events.append(Event("call", data))
         self.last_play = None
         self.last_card = False
         if bluff:
@@ -242,18 +247,16 @@ class WakatankaState(State[Action, WakatankaView]):
         else:
             self._take(seat, cards)
         self.reveals.append(Reveal(seat, "spell", TILES[tile], shown, success, taker))
-        events = [
-            Event(
-                "spell",
-                {
-                    "seat": seat,
-                    "tile": TILES[tile],
-                    "cards": [c for _, c in shown],
-                    "success": success,
-                    "taker": taker,
-                },
-            )
-        ]
+        events: list[Event] = []
+        if self.narrate:
+            data = {
+                "seat": seat,
+                "tile": TILES[tile],
+                "cards": [c for _, c in shown],
+                "success": success,
+                "taker": taker,
+            }
+            events.append(Event("spell", data))
         self.last_play = None
         if success and self._gain_token(seat, events):
             return events
@@ -263,7 +266,8 @@ class WakatankaState(State[Action, WakatankaView]):
     def _gain_token(self, seat: int, events: list[Event]) -> bool:
         """Give `seat` a token; True when it is their fourth and the game is won."""
         self.tokens[seat] += 1
-        events.append(Event("token", {"seat": seat, "tokens": self.tokens[seat]}))
+        if self.narrate:
+            events.append(Event("token", {"seat": seat, "tokens": self.tokens[seat]}))
         if self.tokens[seat] >= TOKENS_TO_WIN:
             self._end([seat], "tokens", events)
             return True
@@ -280,11 +284,13 @@ class WakatankaState(State[Action, WakatankaView]):
         events: list[Event] = []
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
-            events.append(Event("shuffle", {"count": len(self.deck)}))
+            if self.narrate:
+                events.append(Event("shuffle", {"count": len(self.deck)}))
             self.phase = MARKER
         elif isinstance(outcome, Pick):
             self.marker = TILE_INDEX[outcome.value]
-            events.append(Event("marker", {"tile": outcome.value}))
+            if self.narrate:
+                events.append(Event("marker", {"tile": outcome.value}))
             self.phase = DEAL
         else:
             assert isinstance(outcome, Draw)
@@ -296,7 +302,8 @@ class WakatankaState(State[Action, WakatankaView]):
         if self.phase == SHUFFLE and self.mode == "draw":
             self.stack.set_unordered(self.deck)
             self.history.append(Shuffled(self.deck))
-            events.append(Event("shuffle", {"count": len(self.deck)}))
+            if self.narrate:
+                events.append(Event("shuffle", {"count": len(self.deck)}))
             self.phase = MARKER
         if self.phase == DEAL:
             while self.stack.order:
@@ -304,6 +311,8 @@ class WakatankaState(State[Action, WakatankaView]):
             if self.stack.size == 0:
                 self.phase = PLAY
                 self.turn = self.options.first_player
+                if not self.narrate:
+                    return events
                 events.append(Event("deal", {"hand_sizes": list(self.hand_size)}))
                 for seat in range(self.players):
                     events.append(

@@ -61,9 +61,13 @@ class Reveal:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WakatankaView:
-    """The table as `seat` sees it; `seat` None is a spectator (no hand)."""
+    """The table as `seat` sees it; `seat` None is a spectator (no hand).
+
+    Each call of `state.view` makes a fresh view (not frozen, for speed, as in Pow Wow), so
+    changing one changes nothing in the game.
+    """
 
     seat: int | None
     players: int
