@@ -192,7 +192,7 @@ class Wakatanka(Game[WakatankaState]):
         if rest:
             raise ValueError("the view does not account for every card")
         state.hand_size = list(view.hand_sizes)
-        state.stacks = stacks
+        state.stacks = [tuple(pile) for pile in stacks]
         state.marker = None if view.marker is None else TILE_INDEX[view.marker]
         state.tokens = list(view.tokens)
         state.removed = list(view.removed)

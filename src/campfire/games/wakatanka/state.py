@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import compress
 from typing import Any
 
@@ -41,6 +43,8 @@ from campfire.kernel.events import Event
 from campfire.kernel.state import State
 
 SHUFFLE, MARKER, DEAL, PLAY, OVER = range(5)
+#: a tile's stack: (card index, placer) pairs, bottom first
+Pile = Sequence[tuple[int, int]]
 #: card indices in the order of the cards' names, so a hand comes out sorted
 _BY_NAME = sorted(range(len(CARDS)), key=CARDS.__getitem__)
 _MARKER_SPEC = ChanceSpec("pick", TILES, "marker")
@@ -65,7 +69,7 @@ class WakatankaState(State[Action, WakatankaView]):
         self.stack = Stack()  # the deck while it is dealt
         self.hands = [[0] * 7 for _ in range(players)]  # counts by card index
         self.hand_size = [0] * players
-        self.stacks: list[list[tuple[int, int]]] = [[] for _ in TILES]  # (card, placer)
+        self.stacks: list[Pile] = [() for _ in TILES]  # (card, placer), bottom first
         self.marker: int | None = None
         self.tokens = [0] * players
         self.removed: list[str] = []
@@ -177,7 +181,7 @@ class WakatankaState(State[Action, WakatankaView]):
     def _play(self, seat: int, tile: int, card: int) -> list[Event]:
         self.hands[seat][card] -= 1
         self.hand_size[seat] -= 1
-        self.stacks[tile].append((card, seat))
+        self.stacks[tile] = (*self.stacks[tile], (card, seat))
         self.marker = tile
         self.last_play = (seat, tile)
         self.last_card = self.hand_size[seat] == 0
@@ -196,12 +200,12 @@ class WakatankaState(State[Action, WakatankaView]):
             events.append(Event("last_card", {"seat": seat}))
         return events
 
-    def _reveal(self, tile: int) -> tuple[list[tuple[int, int]], tuple[tuple[int, str], ...]]:
+    def _reveal(self, tile: int) -> tuple[Pile, tuple[tuple[int, str], ...]]:
         cards = self.stacks[tile]
-        self.stacks[tile] = []
+        self.stacks[tile] = ()
         return cards, tuple((placer, CARDS[card]) for card, placer in cards)
 
-    def _take(self, seat: int, cards: list[tuple[int, int]]) -> None:
+    def _take(self, seat: int, cards: Pile) -> None:
         hand = self.hands[seat]
         for card, _ in cards:
             hand[card] += 1
@@ -244,6 +248,7 @@ class WakatankaState(State[Action, WakatankaView]):
         taker = None if success else seat
         if success:
             self.removed.extend(CARDS[card] for card, _ in cards)
+            self.removed.sort()
         else:
             self._take(seat, cards)
         self.reveals.append(Reveal(seat, "spell", TILES[tile], shown, success, taker))
@@ -328,8 +333,7 @@ class WakatankaState(State[Action, WakatankaView]):
 
     # --- information -----------------------------------------------------------------------
     def _hand(self, seat: int) -> list[str]:
-        hand = self.hands[seat]
-        return [CARDS[c] for c in _BY_NAME for _ in range(hand[c])]
+        return list(_hand_names(tuple(self.hands[seat])))
 
     def view(self, seat: int | None) -> WakatankaView:
         return WakatankaView(
@@ -338,19 +342,21 @@ class WakatankaState(State[Action, WakatankaView]):
             options=self.options,
             to_move=self.turn,
             marker=None if self.marker is None else TILES[self.marker],
-            hand=None if seat is None else tuple(self._hand(seat)),
+            hand=None if seat is None else _hand_names(tuple(self.hands[seat])),
             hand_sizes=tuple(self.hand_size),
             tokens=tuple(self.tokens),
             stacks={
                 TILES[t]: tuple(
                     [
                         _SHOWN[placer][card] if placer == seat else _HIDDEN[placer]
-                        for card, placer in self.stacks[t]
+                        for card, placer in pile
                     ]
                 )
-                for t in range(6)
+                if pile
+                else ()
+                for t, pile in enumerate(self.stacks)
             },
-            removed=tuple(sorted(self.removed)),
+            removed=tuple(self.removed),
             turns=tuple(self.turns),
             reveals=tuple(self.reveals),
             last_play=None
@@ -368,7 +374,7 @@ class WakatankaState(State[Action, WakatankaView]):
         other.stack = self.stack.copy()
         other.hands = [h.copy() for h in self.hands]
         other.hand_size = self.hand_size.copy()
-        other.stacks = [s.copy() for s in self.stacks]
+        other.stacks = self.stacks.copy()  # of tuples
         other.tokens = self.tokens.copy()
         other.removed = self.removed.copy()
         other.turns = self.turns.copy()
@@ -393,6 +399,12 @@ class WakatankaState(State[Action, WakatankaView]):
 _HIDDEN = tuple(Slot(placer, None) for placer in range(6))
 _SHOWN = tuple(tuple(Slot(placer, card) for card in CARDS) for placer in range(6))
 _TURNS: dict[tuple[int, str, str | None], Turn] = {}
+
+
+@lru_cache(maxsize=4096)
+def _hand_names(counts: tuple[int, ...]) -> tuple[str, ...]:
+    """A hand (a count per card) as its sorted card names."""
+    return tuple(CARDS[c] for c in _BY_NAME for _ in range(counts[c]))
 
 
 def _public_turn(seat: int, action: Action) -> Turn:
