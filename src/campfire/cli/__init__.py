@@ -15,9 +15,9 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    from campfire.cli import play, replay, serve, simulate
+    from campfire.cli import arena, odds, play, replay, serve, simulate
 
-    for module in (replay, simulate, play, serve):
+    for module in (replay, simulate, play, serve, arena, odds):
         module.register(app)
 
 

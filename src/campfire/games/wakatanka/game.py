@@ -212,9 +212,9 @@ class Wakatanka(Game[WakatankaState]):
         return encoding(players, options)
 
     def bot_levels(self) -> dict[str, BotFactory]:
-        from campfire.games.wakatanka.bots import EasyBot, MediumBot
+        from campfire.games.wakatanka.bots import EasyBot, HardBot, MediumBot
 
-        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot}
+        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
 
     def tally(self, state: WakatankaState) -> dict[str, int]:
         calls = sum(1 for r in state.reveals if r.action == "call")

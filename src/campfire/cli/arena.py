@@ -1,0 +1,124 @@
+"""`campfire arena`: bots against bots, seats rotated, win rates with intervals and ratings."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from campfire.bots import seat_levels
+from campfire.bots.arena import ArenaReport, run_arena
+from campfire.cli.common import fail, game_named, options_from
+from campfire.kernel.errors import OptionError
+
+
+def arena(
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
+    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    bots: Annotated[
+        str, typer.Option(help="one level per seat, e.g. hard,medium,medium,medium")
+    ] = "medium",
+    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
+    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
+    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
+    jobs: Annotated[
+        int | None, typer.Option(help="worker processes (default: one per CPU)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    plot: Annotated[
+        str | None, typer.Option(help="draw the win rates with their intervals to FILE.png")
+    ] = None,
+) -> None:
+    """Play bot games with the bots rotated through the seats, and report on each bot."""
+    game = game_named(game_name)
+    n = game.default_players if players is None else players
+    options = options_from(option)
+    try:
+        game.new_state(n, options)
+        levels = seat_levels(bots, n, game)
+    except (OptionError, ValueError) as error:
+        fail(str(error))
+    if games < 1:
+        fail("--games must be at least 1")
+    workers = (os.cpu_count() or 1) if jobs is None else jobs
+    if workers < 1:
+        fail("--jobs must be at least 1")
+    workers = min(workers, games)
+    if plot is not None:
+        if not plot.lower().endswith(".png"):
+            fail(f"--plot writes a PNG file: give a name ending in .png, not {plot!r}")
+        folder = os.path.dirname(os.path.abspath(plot))
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            fail(f"cannot write the plot to {plot}: no writable folder {folder}")
+    errors = Console(stderr=True)
+    with Progress(
+        TextColumn(f"{game.title} arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=errors,
+        transient=True,
+        disable=not errors.is_terminal,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        report = run_arena(
+            game.name,
+            n,
+            levels,
+            games,
+            seed,
+            options,
+            workers,
+            progress=lambda done: bar.update(task, completed=done),
+        )
+    if plot is not None:
+        from campfire.bots.arena import plot as draw
+
+        draw(report, plot)
+    if as_json:
+        print(json.dumps(report.to_json(), indent=1))
+        return
+    show(report, game.title)
+
+
+def show(report: ArenaReport, title: str) -> None:
+    console = Console()
+    data = report.to_json()
+    options = ", ".join(f"{k}={v}" for k, v in report.options.items())
+    table = Table(
+        title=f"{title}: {report.games} games, {report.players} players"
+        + (f" ({options})" if options else "")
+    )
+    table.add_column("bot")
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("rating", justify="right")
+    table.add_column("ms/turn", justify="right")
+    for name, row in data["bots"].items():
+        lo, hi = row["ci95"]
+        wins = row["wins"]
+        table.add_row(
+            name,
+            str(row["games"]),
+            f"{wins:g}",
+            f"{row['win_rate']:.1%}",
+            f"{lo:.0%}–{hi:.0%}",
+            f"{row['rating']:.1f} ± {row['rating_sigma']:.1f}",
+            f"{row['ms_per_decision']:.1f}",
+        )
+    console.print(table)
+    console.print(
+        f"Lineup {','.join(report.levels)}, rotated through the seats; a bot's games count "
+        f"every seat it held. Parity {1 / report.players:.1%}. {report.seconds:.1f} s."
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("arena")(arena)

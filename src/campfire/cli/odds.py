@@ -1,0 +1,59 @@
+"""`campfire odds RECORD.json --seat S`: the round's total as seat S sees it (Pow Wow)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from campfire.cli.common import fail
+from campfire.kernel.errors import RecordError
+from campfire.kernel.records import Record
+
+
+def odds(
+    record_file: Annotated[
+        str, typer.Argument(metavar="RECORD.json", help="a Pow Wow record, finished or not")
+    ],
+    seat: Annotated[int, typer.Option(help="whose point of view")],
+    around: Annotated[int, typer.Option(help="guesses shown either side of the standing one")] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="print the odds as JSON")] = False,
+) -> None:
+    """The exact distribution of the round's total as one seat sees it at the end of a record,
+    and the chance that the standing guess (and the guesses near it) holds."""
+    try:
+        record = Record.load(record_file)
+        state = record.replay()
+    except RecordError as error:
+        fail(str(error))
+    except (RecursionError, MemoryError):
+        fail("the record is nested too deeply or too large to read")
+    if record.game != "powwow":
+        fail(f"odds are for Pow Wow records; {record_file} is a {record.game} game")
+    if not 0 <= seat < state.players:
+        fail(f"there is no seat {seat} with {state.players} players")
+    if around < 0:
+        fail("--around must be 0 or more")
+    from campfire.games.powwow.odds import render, report
+
+    try:
+        data = report(state.view(seat), around)
+    except ValueError as error:
+        fail(str(error))
+    if as_json:
+        print(json.dumps(data, indent=1))
+        return
+    _print(render(data))
+
+
+def _print(lines: list[Any]) -> None:
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    for line in lines:
+        console.print(line)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("odds")(odds)

@@ -1,0 +1,239 @@
+"""Waka Tanka bots: easy (habits), medium (card tracking and expected gains), hard (search).
+
+Every bot sees only its seat view. Medium tracks the cards (`tracking.track`) and scores each
+option by what it expects to gain in tokens and cards. Hard plays out the game a little way from
+each promising option, in many deals of the hidden cards that fit both the view and what the
+others chose to play, with everyone modelled as medium, and keeps the best option.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from campfire.bots.search import Playout, best, evaluate
+from campfire.games.wakatanka.actions import ACCEPT, CALL, Action, Play, Spell
+from campfire.games.wakatanka.cards import (
+    CARD_INDEX,
+    MOUSE,
+    TILE_INDEX,
+    TILES,
+    TOKENS_TO_WIN,
+    neighbours,
+)
+from campfire.games.wakatanka.state import WakatankaState
+from campfire.games.wakatanka.tracking import Tracker, at_least, track
+from campfire.games.wakatanka.view import Slot, WakatankaView
+
+
+def _pick_legal(action: Action, legal: Sequence[Action]) -> Action:
+    return action if action in legal else legal[0]
+
+
+# --- easy --------------------------------------------------------------------------------------
+class EasyBot:
+    """Plays a true card when it has one, bluffs with a mouse when it must, calls on a hunch.
+
+    Human habits and slips: it remembers only its own hand, casts spells on tall stacks on a
+    whim, and now and then lets a player who played their last card win.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
+        rng = self.rng
+        hand = view.hand or ()
+        if view.last_card:
+            return ACCEPT if rng.random() < 0.1 else CALL
+        if view.last_play is not None:
+            _, tile = view.last_play
+            if hand.count(tile) >= 3 or rng.random() < 0.1:
+                return CALL
+        tall = [t for t in TILES if len(view.stacks[t]) >= 3]
+        if tall and rng.random() < 0.3:
+            return _pick_legal(Spell(rng.choice(tall)), legal)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
+            return rng.choice(list(legal))
+        true = [a for a in plays if a.card == a.tile]
+        if true:
+            return rng.choice(true)
+        mice = [a for a in plays if a.card == "mouse"]
+        return rng.choice(mice or plays)
+
+
+# --- medium ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Style:
+    """What medium weighs: every option is scored in cards (a card less in hand is worth 1)."""
+
+    token: float = 3.0  # a token of mine, in cards
+    rival_token: float = 1.5  # a token for someone else
+    call_at: float = 0.5  # the others call a card they think a bluff this likely
+    spell_at: float = 0.55  # the others cast a spell that works this likely
+    keep_animal: float = 0.3  # the worth of keeping an animal card rather than a mouse
+    honesty: float = 0.8  # how likely the others think a card of mine is true
+
+
+MEDIUM = Style()
+
+
+def scored_options(
+    view: WakatankaView, mine: Tracker, public: Tracker, style: Style = MEDIUM
+) -> list[tuple[float, Action]]:
+    """Every sensible option with the gain medium expects from it."""
+    me = view.seat
+    assert me is not None and view.marker is not None
+    if view.last_card:
+        return [(0.0, CALL)]  # accepting hands the game over; a call may not
+    out: list[tuple[float, Action]] = []
+    if view.last_play is not None:
+        _, name = view.last_play
+        bluff = mine.bluff_chance(view)
+        size = len(view.stacks[name])
+        out.append((bluff * style.token - (1 - bluff) * size, CALL))
+    for name in TILES:
+        size = len(view.stacks[name])
+        if size:
+            works = mine.spell_chance(view, name)
+            out.append((works * style.token - (1 - works) * size, Spell(name)))
+    hand = view.hand or ()
+    kinds = sorted(set(hand), key=CARD_INDEX.__getitem__)
+    last = len(hand) == 1
+    for tile in neighbours(TILE_INDEX[view.marker]):
+        name = TILES[tile]
+        stack = view.stacks[name]
+        for card in kinds:
+            if card == name:
+                gain = 100.0 if last else 1.0 - _spell_risk(stack, tile, me, mine, public, style)
+                gain -= style.keep_animal * 0.5
+            else:
+                doubted = 1 - public.true_chance(me, tile) >= style.call_at
+                called = 1.0 if last or doubted else 0.1
+                gain = 1.0 - called * (len(stack) + 1 + style.rival_token)
+                if card != "mouse":
+                    gain -= style.keep_animal
+            out.append((gain, Play(name, card)))
+    return out
+
+
+def _spell_risk(
+    stack: Sequence[Slot], tile: int, me: int, mine: Tracker, public: Tracker, style: Style
+) -> float:
+    """What a true card on `stack` may cost: the next player's spell on it, if it works."""
+    looks = [style.honesty if s.placer == me else public.true_chance(s.placer, tile) for s in stack]
+    if at_least(2, [*looks, style.honesty]) < style.spell_at:
+        return 0.0
+    sure = 1 + sum(1 for s in stack if s.card == TILES[tile])
+    unsure = [mine.true_chance(s.placer, tile) for s in stack if s.card is None]
+    return at_least(2 - sure, unsure) * style.rival_token
+
+
+def medium_action(view: WakatankaView, style: Style = MEDIUM) -> Action:
+    options = scored_options(view, track(view), track(view, public=True), style)
+    return max(options, key=lambda item: item[0])[1]
+
+
+class MediumBot:
+    """Card tracking, then the option with the best expected gain (see `Style`)."""
+
+    def __init__(self, seed: int | None = None, style: Style = MEDIUM) -> None:
+        self.rng = random.Random(seed)
+        self.style = style
+
+    def choose(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
+        return _pick_legal(medium_action(view, self.style), legal)
+
+
+# --- hard --------------------------------------------------------------------------------------
+def medium_policy(state: WakatankaState, seat: int) -> Action:
+    """The model of every player in hard's playouts: medium, from that seat's own view."""
+    return medium_action(state.view(seat))
+
+
+def standing(tokens: Sequence[int], hands: Sequence[int], seat: int, scale: float) -> float:
+    """A guess at `seat`'s chance to win from tokens and hand sizes alone.
+
+    Each player is as far from winning as the nearer of their two goals: the tokens still
+    missing (each worth a few cards) or the cards still in hand.
+    """
+    distance = [min((TOKENS_TO_WIN - t) * 2.5, h + 0.5) for t, h in zip(tokens, hands, strict=True)]
+    weights = [math.exp(-d / scale) for d in distance]
+    return weights[seat] / sum(weights)
+
+
+def world_weight(state: WakatankaState, view: WakatankaView, mine: Tracker) -> float:
+    """How well a dealt world fits what the others chose to play.
+
+    A face-down card that is not its tile's animal, placed by someone who (in this world) holds
+    that animal, is a bluff they need not have made: such worlds are less likely, by how honest
+    that player has shown themselves to be.
+    """
+    weight = 1.0
+    for tile, stack in enumerate(state.stacks):
+        for card, placer in stack:
+            if placer == view.seat or card == tile:
+                continue
+            if state.hands[placer][tile] > 0:
+                weight *= 1 - mine.honesty[placer]
+            elif card != MOUSE:
+                weight *= 0.6 if state.hands[placer][MOUSE] else 1.0
+    return weight
+
+
+class HardBot:
+    """Medium's best few options, each played on in many deals that fit the view.
+
+    The deals are drawn by `Game.sample_state`, weighed by how well they fit the others' plays
+    (`world_weight`) and resampled; every player then plays as medium for `horizon` turns, and
+    the position is valued by who is nearest to winning. `worlds` and `options` bound the work.
+    """
+
+    def __init__(
+        self, seed: int | None = None, worlds: int = 24, options: int = 6, horizon: int = 8
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.options = options
+        self.horizon = horizon
+
+    def choose(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
+        me = view.seat
+        assert me is not None
+        if view.last_card:
+            return _pick_legal(CALL, legal)
+        mine = track(view)
+        scored = scored_options(view, mine, track(view, public=True))
+        scored.sort(key=lambda item: -item[0])
+        options = [a for _, a in scored[: self.options] if a in legal]
+        if len(options) <= 1:
+            return options[0] if options else legal[0]
+        worlds = self.deal(view, mine)
+        playout = Playout(
+            medium_policy,
+            lambda s: _final(s, me),
+            horizon=self.horizon,
+            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
+        )
+        values = evaluate(options, worlds, playout, self.rng)
+        return best(options, values)
+
+    def deal(self, view: WakatankaView, mine: Tracker) -> list[tuple[WakatankaState, float]]:
+        from campfire.games.wakatanka.game import GAME
+
+        drawn = [GAME.sample_state(view, self.rng) for _ in range(2 * self.worlds)]
+        weights = [world_weight(state, view, mine) for state in drawn]
+        if sum(weights) <= 0:
+            weights = [1.0] * len(drawn)
+        chosen = self.rng.choices(drawn, weights, k=self.worlds)
+        return [(state, 1.0) for state in chosen]
+
+
+def _final(state: WakatankaState, me: int) -> float | None:
+    if not state.is_terminal:
+        return None
+    winners = state.winners()
+    return 1 / len(winners) if me in winners else 0.0
