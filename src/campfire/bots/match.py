@@ -24,7 +24,7 @@ def play_one(
     `wrap` may wrap each seat's bot (to time it, say) without changing what it chooses.
     """
     rng = random.Random(seed)
-    state: State[Any, Any] = game.new_state(players, options)
+    state: State[Any, Any] = game.new_state(players, options, narrate=False)
     bots = [make_bot(game, level, rng.randrange(2**32)) for level in levels]
     if wrap is not None:
         bots = [wrap(bot) for bot in bots]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections import Counter
 from pathlib import Path
@@ -13,22 +12,12 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from campfire.bots import make_bot, seat_levels
+from campfire.bots import seat_levels
+from campfire.bots.match import play_one
 from campfire.cli.common import fail, game_named, options_from
 from campfire.kernel.errors import OptionError
 from campfire.kernel.records import Record
-from campfire.kernel.state import Game, State
-
-
-def play_one(
-    game: Game[Any], players: int, options: dict[str, Any], levels: list[str], seed: str
-) -> State[Any, Any]:
-    """One whole bot game; `seed` fixes every shuffle and every bot's choices."""
-    rng = random.Random(seed)
-    state: State[Any, Any] = game.new_state(players, options, narrate=False)
-    bots = [make_bot(game, level, rng.randrange(2**32)) for level in levels]
-    state.play_out(bots, rng)
-    return state
+from campfire.kernel.state import Game
 
 
 def simulate(

@@ -99,6 +99,7 @@ def with_one_card(state: WakatankaState, seat: int, card: str) -> None:
         state.removed.extend([CARDS[c]] * (state.hands[seat][c] - keep))
         state.hands[seat][c] = keep
     state.hand_size[seat] = 1
+    state.removed.sort()
 
 
 def test_every_bot_but_easy_calls_a_last_card() -> None:
