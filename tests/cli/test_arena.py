@@ -104,3 +104,45 @@ def test_bad_input_is_one_clear_line(campfire: Run, args: list[str], message: st
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_bot_of_ones_own_joins_the_arena(campfire: Run) -> None:
+    result = campfire(
+        "arena",
+        "powwow",
+        "--players",
+        "2",
+        "--bots",
+        "tests.bots.own_bot:Cautious,random",
+        "--games",
+        "6",
+        "--jobs",
+        "2",
+        "--json",
+    )
+    assert result.returncode == 0, result.stderr
+    bots = json.loads(result.stdout)["bots"]
+    assert bots["tests.bots.own_bot:Cautious"]["games"] == 6
+    assert bots["tests.bots.own_bot:Cautious"]["ms_per_decision"] > 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no_such_module:Bot", "cannot import 'no_such_module'"),
+        ("tests.bots.own_bot:Missing", "has no bot factory named 'Missing'"),
+        ("tests.bots.own_bot:NOT_A_FACTORY", "has no bot factory named 'NOT_A_FACTORY'"),
+    ],
+)
+def test_a_bot_that_cannot_be_loaded_is_named(campfire: Run, spec: str, message: str) -> None:
+    result = campfire("arena", "powwow", "--players", "2", "--bots", f"{spec},random")
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_other_commands_do_not_import_bots(campfire: Run) -> None:
+    result = campfire(
+        "simulate", "powwow", "--players", "2", "--bots", "tests.bots.own_bot:Cautious,random"
+    )
+    assert result.returncode == 2
+    assert "unknown bot level" in result.stderr

@@ -1,21 +1,48 @@
-"""Bots by level name, for every interface that seats them (terminal, simulate, server)."""
+"""Bots by level name, for every interface that seats them (terminal, simulate, server).
+
+A level is a name the game registers (`Game.bot_levels()`). Where the caller allows it (the
+arena, run by a person on their own machine, never a server), a level may also be
+`module:name`, a bot factory of one's own: anything that takes a seed and returns an object
+with `choose(view, legal)`.
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from campfire.kernel.bots import Bot, RandomBot
+from campfire.kernel.bots import Bot, BotFactory, RandomBot
 from campfire.kernel.state import Game
 
-__all__ = ["Bot", "RandomBot", "levels", "make_bot", "seat_levels"]
+__all__ = ["Bot", "RandomBot", "imported_factory", "levels", "make_bot", "seat_levels"]
 
 
 def levels(game: Game[Any]) -> list[str]:
     return list(game.bot_levels())
 
 
-def make_bot(game: Game[Any], level: str, seed: int | None = None) -> Bot:
-    """A bot of `level` for `game`; ValueError names the levels there are."""
+def imported_factory(spec: str) -> BotFactory:
+    """The bot factory `module:name` names; ValueError says why it cannot be had."""
+    module_name, _, attribute = spec.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"a bot of your own is named module:factory, not {spec!r}")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"cannot import {module_name!r} for the bot {spec!r}: {error}") from None
+    factory = getattr(module, attribute, None)
+    if not callable(factory):
+        raise ValueError(f"{module_name} has no bot factory named {attribute!r}")
+    return factory  # type: ignore[no-any-return]
+
+
+def make_bot(game: Game[Any], level: str, seed: int | None = None, imports: bool = False) -> Bot:
+    """A bot of `level` for `game`; ValueError names the levels there are.
+
+    `imports`: a level `module:name` is loaded from that module (for the caller's own bots).
+    """
+    if imports and ":" in level:
+        return imported_factory(level)(seed)
     factories = game.bot_levels()
     factory = factories.get(level)
     if factory is None:
@@ -25,7 +52,13 @@ def make_bot(game: Game[Any], level: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-def seat_levels(spec: str, seats: int, game: Game[Any], extra: tuple[str, ...] = ()) -> list[str]:
+def seat_levels(
+    spec: str,
+    seats: int,
+    game: Game[Any],
+    extra: tuple[str, ...] = (),
+    imports: bool = False,
+) -> list[str]:
     """Levels for `seats` seats from 'medium' (all alike) or 'easy,hard,...' (one per seat)."""
     names = [name.strip() for name in spec.split(",")]
     if len(names) == 1:
@@ -34,8 +67,11 @@ def seat_levels(spec: str, seats: int, game: Game[Any], extra: tuple[str, ...] =
         raise ValueError(f"--bots names {len(names)} levels for {seats} seats: give 1 or {seats}")
     known = [*game.bot_levels(), *extra]
     for name in names:
-        if name not in known:
+        if imports and ":" in name:
+            imported_factory(name)
+        elif name not in known:
+            hint = " or module:factory for a bot of your own" if imports else ""
             raise ValueError(
-                f"unknown bot level {name!r} for {game.title} (levels: {', '.join(known)})"
+                f"unknown bot level {name!r} for {game.title} (levels: {', '.join(known)}{hint})"
             )
     return names

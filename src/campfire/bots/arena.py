@@ -122,7 +122,9 @@ def play_game(
     """Game `index` of an arena run (module level, so worker processes can run it)."""
     seats = lineup(levels, index)
     timed: list[_Timed] = []
-    state = play_one(get_game(name), players, options, seats, f"{seed}/{index}", wrap=_wrap(timed))
+    state = play_one(
+        get_game(name), players, options, seats, f"{seed}/{index}", _wrap(timed), imports=True
+    )
     moves = sum(1 for entry in state.history if hasattr(entry, "seat"))
     decisions = tuple((seats[s], t.seconds, t.decisions) for s, t in enumerate(timed))
     return GameResult(index, tuple(seats), tuple(state.winners()), moves, decisions)

@@ -21,7 +21,11 @@ def arena(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
     bots: Annotated[
-        str, typer.Option(help="one level per seat, e.g. hard,medium,medium,medium")
+        str,
+        typer.Option(
+            help="one level per seat, e.g. hard,medium,medium,medium; module:factory for a bot"
+            " of your own"
+        ),
     ] = "medium",
     games: Annotated[int, typer.Option(help="how many games to play")] = 100,
     seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
@@ -40,7 +44,7 @@ def arena(
     options = options_from(option)
     try:
         game.new_state(n, options)
-        levels = seat_levels(bots, n, game)
+        levels = seat_levels(bots, n, game, imports=True)
     except (OptionError, ValueError) as error:
         fail(str(error))
     if games < 1:
