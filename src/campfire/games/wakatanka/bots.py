@@ -193,7 +193,7 @@ class HardBot:
     """
 
     def __init__(
-        self, seed: int | None = None, worlds: int = 24, options: int = 6, horizon: int = 8
+        self, seed: int | None = None, worlds: int = 40, options: int = 6, horizon: int = 8
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
