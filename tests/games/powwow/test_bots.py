@@ -177,3 +177,36 @@ def test_every_level_uses_every_tomahawk() -> None:
     for level in ("easy", "medium", "hard"):
         for use in ("agree", "reverse", "extra"):
             assert used[level, use] > 0, (level, use, used)
+
+
+def play_with(hard: HardBot, others: list[object], seed: int) -> list[PowwowView]:
+    """A whole 4-player game, hard in seat 0; the views hard was shown."""
+    state = GAME.new_state(4)
+    rng = random.Random(seed)
+    bots = [hard, *others]
+    shown = []
+    while not state.is_terminal:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(seat)
+        if seat == 0:
+            shown.append(view)
+        state.apply(bots[seat].choose(view, state.legal_actions()))  # type: ignore[attr-defined]
+    return shown
+
+
+def test_hard_checks_its_model_of_the_others_once_rounds_are_revealed() -> None:
+    trusting = HardBot(1, budget=200)
+    play_with(trusting, [MediumBot(s) for s in range(3)], 3)
+    assert sum(trusting.judged.values()) >= 10
+    assert trusting.matched == trusting.judged  # medium players do exactly what the model says
+    wary = HardBot(1, budget=200)
+    shown = play_with(wary, [EasyBot(s) for s in range(3)], 3)
+    fit = wary.model_fit(shown[-1])
+    assert fit is not None and fit < 0.5
+    # with the model found wanting, hard plays medium's thresholds
+    view = shown[-1]
+    legal = legal_for(view)
+    assert wary.choose(view, legal) == MediumBot(0).choose(view, legal)

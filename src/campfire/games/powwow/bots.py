@@ -415,18 +415,40 @@ class HardBot:
     """Inference about its own feathers from the others' play, then a search over its options.
 
     `budget` bounds the work of one decision: the number of (own feathers, option) pairs played
-    out. It is a count, not a clock, so the same view and seed always give the same choice.
+    out. It is a count, not a clock, so the same views and seed always give the same choices.
+
+    Both steps trust the model of the others (medium's thresholds). Hard checks that trust: once
+    a round is over every feather is shown, so it replays each other player's turns of that round
+    (as it saw them) and counts how often the model named the very action taken. While the active
+    players it has checked follow the model less than half the time, it stops leaning on it and
+    plays medium's own thresholds.
     """
 
     def __init__(self, seed: int | None = None, budget: int = 1500) -> None:
         self.rng = random.Random(seed)
         self.budget = budget
+        self._last_seen: dict[int, PowwowView] = {}  # the latest view of each round in play
+        self._checked: set[int] = set()  # rounds already replayed against the model
+        self.matched: Counter[int] = Counter()  # by seat: turns the model named exactly
+        self.judged: Counter[int] = Counter()  # by seat: turns checked
+
+    def model_fit(self, view: PowwowView) -> float | None:
+        """How often the active others did what the model said (None: too few turns seen)."""
+        others = [s for s in view.active if s != view.seat]
+        judged = sum(self.judged[s] for s in others)
+        if judged < 6:
+            return None
+        return sum(self.matched[s] for s in others) / judged
 
     def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
         me = view.seat
         assert me is not None
+        self._learn(view)
         if len(legal) == 1:
             return legal[0]
+        fit = self.model_fit(view)
+        if fit is not None and fit < 0.5:
+            return _pick_legal(threshold_action(view, seat_odds(view)), legal)
         post = belief(view)
         seen, hidden, unseen = unseen_by(view)
         mine = distribution(seen, hidden, unseen, view.used, post)
@@ -450,6 +472,47 @@ class HardBot:
         playout = Playout(model.policy, model.value, model.settle)
         values = evaluate(options, worlds, playout, self.rng, on_world=model.clear)
         return best(options, values)
+
+    def _learn(self, view: PowwowView) -> None:
+        """Replay the rounds that ended since the last look against the model of the others."""
+        for number, result in enumerate(view.rounds, start=1):
+            if number in self._checked:
+                continue
+            self._checked.add(number)
+            seen = self._last_seen.pop(number, None)
+            if seen is None:
+                continue
+            turns = seen.turns
+            last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
+            if last_guess == result.guess and result.disputer != seen.seat:
+                turns = (*turns, (result.disputer, DISPUTE))  # the dispute, if nothing was missed
+            for m in round_moments(replace(seen, turns=turns)):
+                if m.seat == seen.seat:
+                    continue
+                feathers = tuple(
+                    (None,) * m.extras[s] if s == m.seat else tuple(result.worn[s][: m.extras[s]])
+                    for s in range(view.players)
+                )
+                past = replace(
+                    seen,
+                    seat=m.seat,
+                    to_move=m.seat,
+                    feathers=feathers,
+                    guess=m.guess,
+                    owner=m.owner,
+                    agreed=m.agreed,
+                    direction=m.direction,
+                    tomahawks=m.ready,
+                    turns=turns[: m.index],
+                )
+                try:
+                    predicted = threshold_action(past, seat_odds(past), MODEL)
+                except ValueError:  # a feather the replay cannot place: skip the turn
+                    continue
+                self.judged[m.seat] += 1
+                self.matched[m.seat] += predicted == m.action
+        if view.round not in self._checked and any(view.feathers):
+            self._last_seen[view.round] = view
 
     def options(
         self,
