@@ -14,6 +14,7 @@ from campfire.games.wakatanka.bots import EasyBot, HardBot, MediumBot, standing,
 from campfire.games.wakatanka.cards import CARD_INDEX, CARDS, TILES, deck, neighbours
 from campfire.games.wakatanka.state import WakatankaState
 from campfire.games.wakatanka.tracking import at_least, track
+from campfire.games.wakatanka.view import WakatankaView
 from campfire.kernel import Pick, Shuffle
 
 
@@ -67,7 +68,8 @@ def test_a_play_of_an_animal_whose_cards_are_all_in_my_hand_is_a_sure_bluff() ->
     assert mine.pool[0] == 0  # no coyote is unaccounted for
     assert mine.bluff_chance(state.view(1)) == 1.0
     assert MediumBot(0).choose(state.view(1), state.legal_actions()) == CALL
-    assert HardBot(0).choose(state.view(1), state.legal_actions()) == CALL
+    assert HardBot(0).choose(state.view(1), state.legal_actions()) == CALL  # as medium, at first
+    assert HardBot(0, trust=None).choose(state.view(1), state.legal_actions()) == CALL  # searching
 
 
 def test_two_true_cards_of_my_own_make_a_sure_spell() -> None:
@@ -117,7 +119,7 @@ def test_every_bot_but_easy_calls_a_last_card() -> None:
 def test_a_true_last_card_is_played() -> None:
     state = dealt(hands_with(["owl"]), "bear")
     with_one_card(state, 0, "owl")
-    for bot in (MediumBot(0), HardBot(0, worlds=4)):
+    for bot in (MediumBot(0), HardBot(0, worlds=4, trust=None)):
         assert bot.choose(state.view(0), state.legal_actions()) == Play("owl", "owl")
 
 
@@ -185,7 +187,9 @@ def test_whole_games_end(level: str) -> None:
     state = GAME.new_state(3)
     rng = random.Random(11)
     bots: list[object] = [
-        HardBot(0, worlds=3, options=3, horizon=3) if name == "hard" else make_bot(GAME, name, 1)
+        HardBot(0, worlds=3, options=3, horizon=3, trust=None)
+        if name == "hard"
+        else make_bot(GAME, name, 1)
         for name in levels
     ]
     turns = 0
@@ -217,3 +221,33 @@ def test_easy_spells_and_calls_now_and_then() -> None:
         while state.to_move is None and not state.is_terminal:
             state.apply(state.sample_chance(rng))
     assert Play in kinds and (Spell in kinds or type(CALL) in kinds)
+
+
+def hard_game(hard: HardBot, others: list[object], seed: int) -> WakatankaView:
+    """A whole 4-player game, hard in seat 0; the last view hard was shown."""
+    state = GAME.new_state(4)
+    rng = random.Random(seed)
+    bots = [hard, *others]
+    last = None
+    while not state.is_terminal:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(seat)
+        if seat == 0:
+            last = view
+        state.apply(bots[seat].choose(view, state.legal_actions()))  # type: ignore[attr-defined]
+    assert last is not None
+    return last
+
+
+def test_hard_trusts_its_model_only_where_the_others_fit_it() -> None:
+    trusting = HardBot(1, worlds=3, options=3, horizon=3)
+    last = hard_game(trusting, [MediumBot(s) for s in range(3)], 5)
+    fit = trusting.model_fit(last)
+    assert fit is not None and fit >= trusting.trust  # type: ignore[operator]
+    wary = HardBot(1, worlds=3, options=3, horizon=3)
+    last = hard_game(wary, [EasyBot(s) for s in range(3)], 5)
+    fit = wary.model_fit(last)
+    assert fit is not None and fit < wary.trust  # type: ignore[operator]

@@ -25,7 +25,7 @@ from campfire.games.wakatanka.cards import (
 )
 from campfire.games.wakatanka.state import WakatankaState
 from campfire.games.wakatanka.tracking import Tracker, at_least, track
-from campfire.games.wakatanka.view import Slot, WakatankaView
+from campfire.games.wakatanka.view import Slot, Turn, WakatankaView
 
 
 def _pick_legal(action: Action, legal: Sequence[Action]) -> Action:
@@ -190,17 +190,47 @@ class HardBot:
     The deals are drawn by `Game.sample_state`, weighed by how well they fit the others' plays
     (`world_weight`) and resampled; every player then plays as medium for `horizon` turns, and
     the position is valued by who is nearest to winning. `worlds` and `options` bound the work.
+
+    The search trusts that the others play like medium, so hard checks it: from its previous
+    view it deals a few worlds, plays its own move in them, and asks medium what each other
+    player would do next; the share of their actual moves (tile and kind: what everyone sees)
+    that medium named is each player's fit. Until the others have made six moves, and while they
+    fit less than `trust`, hard plays medium's choice instead of leaning on the model (`trust`
+    None: always search).
     """
 
     def __init__(
-        self, seed: int | None = None, worlds: int = 40, options: int = 6, horizon: int = 8
+        self,
+        seed: int | None = None,
+        worlds: int = 40,
+        options: int = 6,
+        horizon: int = 8,
+        trust: float | None = 0.45,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
         self.options = options
         self.horizon = horizon
+        self.trust = trust
+        self._previous: tuple[WakatankaView, Action] | None = None
+        self.matched: dict[int, float] = {}  # by seat: moves medium named (a share per world)
+        self.judged: dict[int, int] = {}  # by seat: moves checked
+
+    def model_fit(self, view: WakatankaView) -> float | None:
+        """How often the active others did what medium would have (None: too few moves seen)."""
+        others = [s for s in range(view.players) if s != view.seat]
+        judged = sum(self.judged.get(s, 0) for s in others)
+        if judged < 6:
+            return None
+        return sum(self.matched.get(s, 0.0) for s in others) / judged
 
     def choose(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
+        self._learn(view)
+        action = self._decide(view, legal)
+        self._previous = (view, action)
+        return action
+
+    def _decide(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
         me = view.seat
         assert me is not None
         if view.last_card:
@@ -211,6 +241,10 @@ class HardBot:
         options = [a for _, a in scored[: self.options] if a in legal]
         if len(options) <= 1:
             return options[0] if options else legal[0]
+        if self.trust is not None:
+            fit = self.model_fit(view)
+            if fit is None or fit < self.trust:
+                return options[0]  # medium's own choice, until the model has earned some trust
         worlds = self.deal(view, mine)
         playout = Playout(
             medium_policy,
@@ -221,6 +255,38 @@ class HardBot:
         values = evaluate(options, worlds, playout, self.rng)
         return best(options, values)
 
+    def _learn(self, view: WakatankaView, worlds: int = 6) -> None:
+        """Score medium's predictions of the others' moves since this seat last moved."""
+        if self._previous is None:
+            return
+        before, mine = self._previous
+        self._previous = None
+        done = len(before.turns) + 1  # the previous view's turns, then this seat's own move
+        if view.turns[: len(before.turns)] != before.turns or len(view.turns) <= done:
+            return
+        moves = view.turns[done:]
+        from campfire.games.wakatanka.game import GAME
+
+        share = 1 / worlds
+        for _ in range(worlds):
+            world = GAME.sample_state(before, self.rng)
+            world.apply(mine)
+            for turn in moves:
+                seat = world.to_move
+                if world.is_terminal or seat != turn.seat:
+                    break
+                predicted = medium_policy(world, seat)
+                if _public(predicted) == (turn.action, turn.tile):
+                    self.matched[seat] = self.matched.get(seat, 0.0) + share
+                    world.apply(predicted)
+                else:
+                    actual = _as_played(world, turn)
+                    if actual is None:
+                        break
+                    world.apply(actual)
+        for turn in moves:
+            self.judged[turn.seat] = self.judged.get(turn.seat, 0) + 1
+
     def deal(self, view: WakatankaView, mine: Tracker) -> list[tuple[WakatankaState, float]]:
         from campfire.games.wakatanka.game import GAME
 
@@ -230,6 +296,32 @@ class HardBot:
             weights = [1.0] * len(drawn)
         chosen = self.rng.choices(drawn, weights, k=self.worlds)
         return [(state, 1.0) for state in chosen]
+
+
+def _public(action: Action) -> tuple[str, str | None]:
+    """What everyone sees of a move: its kind and tile."""
+    if isinstance(action, Play):
+        return ("play", action.tile)
+    if isinstance(action, Spell):
+        return ("spell", action.tile)
+    return ("call" if action == CALL else "accept", None)
+
+
+def _as_played(world: WakatankaState, turn: Turn) -> Action | None:
+    """The move `turn` shows, in a dealt world: a play places the tile's animal if the player
+    holds one there, else a mouse, else any card (None when the world cannot follow)."""
+    legal = world.legal_actions()
+    if turn.action == "play":
+        plays = [a for a in legal if isinstance(a, Play) and a.tile == turn.tile]
+        if not plays:
+            return None
+        for want in (turn.tile, "mouse"):
+            for play in plays:
+                if play.card == want:
+                    return play
+        return plays[0]
+    public = (turn.action, turn.tile)
+    return next((a for a in legal if _public(a) == public), None)
 
 
 def _final(state: WakatankaState, me: int) -> float | None:
