@@ -253,7 +253,7 @@ def plot(report: ArenaReport, path: str) -> None:
     axes.axhline(1 / report.players, color="grey", linestyle="--", label="parity")
     axes.set_ylim(0, 1)
     axes.set_ylabel("win rate (95% interval)")
-    title = f"{report.game}, {report.players} players, {report.games} games"
+    title = f"{get_game(report.game).title}, {report.players} players, {report.games} games"
     if report.options:
         title += "\n" + ", ".join(f"{k}={v}" for k, v in report.options.items())
     axes.set_title(title, fontsize=10)
