@@ -62,6 +62,8 @@ ROWS = [
     Row("wakatanka", 4, ("easy", "random", "random", "random"), 400),
     Row("wakatanka", 4, ("medium", "easy", "easy", "easy"), 400),
     Row("wakatanka", 4, ("hard", "easy", "easy", "easy"), 400),
+    Row("powwow", 4, ("hard", "medium", "easy", "random"), 400),
+    Row("wakatanka", 4, ("hard", "medium", "easy", "random"), 400),
 ]
 
 
