@@ -1,6 +1,6 @@
 """Engine benchmark: Campfire's games against OpenSpiel's and PettingZoo's, in one run.
 
-    .venv/bin/python -m benchmarks.engine            # about a minute, pinned to one core
+    .venv/bin/python -m benchmarks.engine            # about three minutes, pinned to one core
     .venv/bin/python -m benchmarks.engine --quick    # a few seconds, for a smoke run
 
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
@@ -11,7 +11,9 @@ narration off as search and the adapters run it (`new_state(..., narrate=False)`
 and once with the events people's interfaces narrate.
 Times are this process's CPU time (`time.process_time`), pinned to one core, so other work on
 a shared machine does not count against any engine; the references run in the same process,
-so the ratios compare like with like.
+in turns with each engine measured against them (five alternating slices; the ratio is the
+median of the slices' ratios), so the ratios compare like with like even while the machine's
+speed drifts.
 
 Figures: steps/s and games/s for Campfire's games (4 players) vs OpenSpiel's
 `python_liars_poker` (a Python game) and `liars_dice` (C++); Campfire's PettingZoo
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -33,6 +36,26 @@ import numpy as np
 from campfire.kernel import get_game
 
 GameRun = Callable[[random.Random], int]  # plays one game, returns its steps
+
+
+def compare(
+    run: GameRun, reference: GameRun, seconds: float, slices: int = 5
+) -> tuple[tuple[float, float, int], float]:
+    """`run`'s figures and its speed relative to `reference`, measured in `slices` alternating
+    turns of each (the ratio is the median of the slices' ratios): a shared machine's speed
+    drifts, and alternating keeps both engines under the same conditions."""
+    share = seconds / slices
+    steps, games, played, ratios = [], [], [], []
+    for i in range(slices):
+        base = measure(reference, share, seed=i)
+        mine = measure(run, share, seed=i)
+        steps.append(mine[0])
+        games.append(mine[1])
+        played.append(mine[2])
+        ratios.append(mine[0] / base[0])
+    return (statistics.median(steps), statistics.median(games), sum(played)), statistics.median(
+        ratios
+    )
 
 
 def measure(run: GameRun, seconds: float, seed: int = 0) -> tuple[float, float, int]:
@@ -182,10 +205,10 @@ def per_call(states: list[Any], call: Callable[[Any], Any], seconds: float) -> f
 
 
 # --- the report ----------------------------------------------------------------------------
-def row(label: str, figures: tuple[float, float, int], reference: float | None) -> str:
+def row(label: str, figures: tuple[float, float, int], ratio: float | None) -> str:
     steps, games, played = figures
-    ratio = f"{steps / reference:6.2f}x" if reference else "      -"
-    return f"| {label:<48} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} | {ratio} |"
+    shown = f"{ratio:6.2f}x" if ratio is not None else "      -"
+    return f"| {label:<48} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} | {shown} |"
 
 
 def header(reference: str) -> list[str]:
@@ -208,29 +231,33 @@ def main() -> None:
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else "?"
     print(f"Campfire engine benchmark: {seconds} s per figure, on cores {cores}")
 
+    poker_run = openspiel_run("python_liars_poker")
     lines = header("python_liars_poker")
-    poker = measure(openspiel_run("python_liars_poker"), seconds)
-    lines.append(row("OpenSpiel python_liars_poker (Python, 2p)", poker, poker[0]))
-    dice = measure(openspiel_run("liars_dice"), seconds)
-    lines.append(row("OpenSpiel liars_dice (C++, 2p)", dice, poker[0]))
+    lines.append(row("OpenSpiel python_liars_poker (Python, 2p)", measure(poker_run, seconds), 1.0))
+    rows: list[tuple[str, GameRun]] = [
+        ("OpenSpiel liars_dice (C++, 2p)", openspiel_run("liars_dice"))
+    ]
     for name in ("powwow", "wakatanka"):
         for mode in ("draw", "shuffle"):
-            figures = measure(campfire_run(name, 4, mode), seconds)
-            lines.append(row(f"Campfire {name} (4p, {mode} mode)", figures, poker[0]))
-        figures = measure(campfire_run(name, 4, "shuffle", narrate=True), seconds)
-        lines.append(row(f"Campfire {name} (4p, shuffle mode, narrated)", figures, poker[0]))
-    spiel = {
-        "powwow": measure(openspiel_run("python_campfire_powwow"), seconds),
-        "wakatanka": measure(openspiel_run("python_campfire_wakatanka"), seconds),
-    }
-    for name, figures in spiel.items():
-        lines.append(row(f"Campfire {name} through OpenSpiel (4p)", figures, poker[0]))
+            rows.append((f"Campfire {name} (4p, {mode} mode)", campfire_run(name, 4, mode)))
+        rows.append(
+            (
+                f"Campfire {name} (4p, shuffle mode, narrated)",
+                campfire_run(name, 4, "shuffle", narrate=True),
+            )
+        )
+    for name in ("powwow", "wakatanka"):
+        rows.append(
+            (f"Campfire {name} through OpenSpiel (4p)", openspiel_run(f"python_campfire_{name}"))
+        )
+    for label, run in rows:
+        figures, ratio = compare(run, poker_run, seconds)
+        lines.append(row(label, figures, ratio))
     print("\n".join(lines))
 
+    leduc_run = aec_run(leduc)
     lines = header("leduc_holdem_v4")
-    leduc_figures = measure(aec_run(leduc), seconds)
-    reference = leduc_figures[0]
-    lines.append(row("PettingZoo leduc_holdem_v4 (rlcard, 2p)", leduc_figures, reference))
+    lines.append(row("PettingZoo leduc_holdem_v4 (rlcard, 2p)", measure(leduc_run, seconds), 1.0))
     envs = [
         ("Campfire powwow_v0.env() (4p)", powwow_env),
         ("Campfire wakatanka_v0.env() (4p)", wakatanka_env),
@@ -238,7 +265,8 @@ def main() -> None:
         ("Campfire wakatanka_v0, leduc's 3 wrappers (4p)", classic_wrapped("wakatanka")),
     ]
     for label, make in envs:
-        lines.append(row(label, measure(aec_run(make), seconds), reference))
+        figures, ratio = compare(aec_run(make), leduc_run, seconds)
+        lines.append(row(label, figures, ratio))
     print("\n".join(lines))
 
     print()

@@ -188,9 +188,7 @@ class PowwowState(State[Action, PowwowView]):
         assert seat is not None
         events: list[Event] = []
         self.turns.append((seat, action))
-        kind = type(action)
-        if kind is Guess:
-            assert isinstance(action, Guess)
+        if isinstance(action, Guess):
             self.guess = action.value
             self.owner = seat
             self.agreed = False
@@ -211,8 +209,7 @@ class PowwowState(State[Action, PowwowView]):
             self._extra_target = target
             self._after_extra = following
             return self._advance(events)
-        if kind is Dispute:
-            assert self.owner is not None and self.guess is not None
+        if isinstance(action, Dispute):
             self.disputer = seat
             self.turn = None
             if self.narrate:
@@ -226,7 +223,7 @@ class PowwowState(State[Action, PowwowView]):
                 self._settle(events)
             return self._advance(events)
         self.ready[seat] = False
-        if kind is Agree:
+        if isinstance(action, Agree):
             self.owner = seat
             self.agreed = True
             if self.narrate:
@@ -312,9 +309,12 @@ class PowwowState(State[Action, PowwowView]):
     def _deal(self, events: list[Event]) -> None:
         """Deal the rest of the round from an ordered stack (the round start made sure it holds
         enough), without going through the chance machinery feather by feather."""
-        pop = self.stack.pop
-        for _ in range(self._deal_next, len(self._deal_order)):
-            self._drawn(pop(), events)
+        pop, wear = self.stack.pop, self._wear
+        for seat in self._deal_order[self._deal_next :]:
+            wear(seat, pop(), False, events)
+        self._deal_next = len(self._deal_order)
+        self.phase = PLAY
+        self.turn = self.first
 
     def _drawn(self, feather: str, events: list[Event]) -> None:
         """Give the feather just drawn to whoever the current step draws for."""
@@ -362,7 +362,7 @@ class PowwowState(State[Action, PowwowView]):
         self.rounds.append(
             RoundResult(
                 self.first,
-                tuple(tuple(w) for w in self.worn),
+                tuple(map(tuple, self.worn)),
                 self.turned,
                 counted.total,
                 guess,
