@@ -11,10 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from campfire.bots import seat_levels
 from campfire.bots.arena import ArenaReport, run_arena
-from campfire.cli.common import fail, game_named, options_from
-from campfire.kernel.errors import OptionError
+from campfire.cli.common import bot_games, fail
 
 
 def arena(
@@ -39,16 +37,7 @@ def arena(
     ] = None,
 ) -> None:
     """Play bot games with the bots rotated through the seats, and report on each bot."""
-    game = game_named(game_name)
-    n = game.default_players if players is None else players
-    options = options_from(option)
-    try:
-        game.new_state(n, options)
-        levels = seat_levels(bots, n, game, imports=True)
-    except (OptionError, ValueError) as error:
-        fail(str(error))
-    if games < 1:
-        fail("--games must be at least 1")
+    game, n, options, levels = bot_games(game_name, players, option, bots, games, imports=True)
     workers = (os.cpu_count() or 1) if jobs is None else jobs
     if workers < 1:
         fail("--jobs must be at least 1")

@@ -23,6 +23,31 @@ def game_named(name: str) -> Game[Any]:
         fail(f"unknown game {name!r} (games: {', '.join(games())})")
 
 
+def bot_games(
+    game_name: str,
+    players: int | None,
+    option: list[str] | None,
+    bots: str,
+    games: int,
+    imports: bool = False,
+) -> tuple[Game[Any], int, dict[str, Any], list[str]]:
+    """The checked set-up of a run of bot games: game, players, options and a level per seat."""
+    from campfire.bots import seat_levels
+    from campfire.kernel.errors import OptionError
+
+    game = game_named(game_name)
+    n = game.default_players if players is None else players
+    options = options_from(option)
+    try:
+        game.new_state(n, options)
+        levels = seat_levels(bots, n, game, imports=imports)
+    except (OptionError, ValueError) as error:
+        fail(str(error))
+    if games < 1:
+        fail("--games must be at least 1")
+    return game, n, options, levels
+
+
 def options_from(pairs: list[str] | None) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for pair in pairs or []:

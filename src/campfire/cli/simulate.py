@@ -12,10 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from campfire.bots import seat_levels
 from campfire.bots.match import play_one
-from campfire.cli.common import fail, game_named, options_from
-from campfire.kernel.errors import OptionError
+from campfire.cli.common import bot_games, fail
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game
 
@@ -31,16 +29,7 @@ def simulate(
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
 ) -> None:
     """Play bot games and summarise them: wins per seat, length, speed."""
-    game = game_named(game_name)
-    n = game.default_players if players is None else players
-    options = options_from(option)
-    try:
-        game.new_state(n, options)
-        levels = seat_levels(bots, n, game)
-    except (OptionError, ValueError) as error:
-        fail(str(error))
-    if games < 1:
-        fail("--games must be at least 1")
+    game, n, options, levels = bot_games(game_name, players, option, bots, games)
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)

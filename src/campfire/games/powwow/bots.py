@@ -253,6 +253,31 @@ class Moment:
     ready: tuple[bool, ...]
     extras: tuple[int, ...]  # feathers each seat wore then
 
+    def seen_from(
+        self,
+        view: PowwowView,
+        worn: Sequence[Sequence[str | None]],
+        turns: tuple[tuple[int, Action], ...],
+    ) -> PowwowView:
+        """The view this turn's player had: `worn` gives every seat's feathers as they are
+        now (the first `extras[s]` of them were on by then); the player's own stay hidden."""
+        feathers = tuple(
+            (None,) * self.extras[s] if s == self.seat else tuple(worn[s][: self.extras[s]])
+            for s in range(view.players)
+        )
+        return replace(
+            view,
+            seat=self.seat,
+            to_move=self.seat,
+            feathers=feathers,
+            guess=self.guess,
+            owner=self.owner,
+            agreed=self.agreed,
+            direction=self.direction,
+            tomahawks=self.ready,
+            turns=turns[: self.index],
+        )
+
 
 def round_moments(view: PowwowView) -> list[Moment]:
     """Each turn taken so far this round, with the situation its player faced."""
@@ -307,27 +332,9 @@ def belief(view: PowwowView) -> dict[tuple[str, ...], float]:
     posterior: dict[tuple[str, ...], float] = {}
     for own, ways in _ordered_own(unseen, hidden):
         weight = float(ways)
+        worn = [own if s == me else view.feathers[s] for s in range(view.players)]
         for m in moments:
-            feathers = tuple(
-                (None,) * m.extras[s]
-                if s == m.seat
-                else tuple(own[: m.extras[s]])
-                if s == me
-                else view.feathers[s][: m.extras[s]]
-                for s in range(view.players)
-            )
-            past = replace(
-                view,
-                seat=m.seat,
-                to_move=m.seat,
-                feathers=feathers,
-                guess=m.guess,
-                owner=m.owner,
-                agreed=m.agreed,
-                direction=m.direction,
-                tomahawks=m.ready,
-                turns=view.turns[: m.index],
-            )
+            past = m.seen_from(view, worn, view.turns)
             weight *= likelihood(past, seat_odds(past), m.action)
         key = tuple(sorted(own))
         posterior[key] = posterior.get(key, 0.0) + weight
@@ -489,22 +496,7 @@ class HardBot:
             for m in round_moments(replace(seen, turns=turns)):
                 if m.seat == seen.seat:
                     continue
-                feathers = tuple(
-                    (None,) * m.extras[s] if s == m.seat else tuple(result.worn[s][: m.extras[s]])
-                    for s in range(view.players)
-                )
-                past = replace(
-                    seen,
-                    seat=m.seat,
-                    to_move=m.seat,
-                    feathers=feathers,
-                    guess=m.guess,
-                    owner=m.owner,
-                    agreed=m.agreed,
-                    direction=m.direction,
-                    tomahawks=m.ready,
-                    turns=turns[: m.index],
-                )
+                past = m.seen_from(seen, result.worn, turns)
                 try:
                     predicted = threshold_action(past, seat_odds(past), MODEL)
                 except ValueError:  # a feather the replay cannot place: skip the turn
