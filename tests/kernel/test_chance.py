@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campfire.games.powwow import FEATHERS
 from campfire.kernel import (
@@ -103,3 +106,27 @@ def test_a_draw_mode_game_folds_into_a_record_with_whole_shuffles() -> None:
         replayed = record.replay()
         assert replayed.winners() == state.winners()
         assert game.summary(replayed) == game.summary(state)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "c", "x2", "max0"]), min_size=1, max_size=30),
+    st.data(),
+)
+def test_a_stack_lists_its_draws_like_a_spec_of_its_items(items: list[str], data: Any) -> None:
+    stack = Stack()
+    stack.set_unordered(items)
+    while len(stack):
+        spec = stack.draw_spec()
+        plain = ChanceSpec("draw", stack.items())
+        assert spec == plain and dict(spec.counts) == dict(plain.counts)
+        assert spec.outcomes() == plain.outcomes()
+        assert sum(p for _, p in spec.outcomes()) == pytest.approx(1.0)
+        gone = next((i for i in ("a", "b", "c", "x2", "max0") if i not in plain.counts), None)
+        if gone is not None:
+            assert spec.check(Draw(gone)) == f"{gone!r} is not in the stack"
+        assert spec.check(Pick("marker", "a")) == "a draw from the stack is due"
+        item = data.draw(st.sampled_from(sorted(plain.counts)))
+        assert spec.check(Draw(item)) is None
+        stack.take(item)
+        assert spec.outcomes() == plain.outcomes()  # a spec keeps the stack as it was

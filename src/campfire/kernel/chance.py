@@ -20,6 +20,8 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import getitem
 from typing import Literal
 
 ChanceMode = Literal["shuffle", "draw"]
@@ -184,46 +186,134 @@ def permutation_problem(order: Sequence[str], items: Iterable[str]) -> str | Non
     return "; ".join(parts)
 
 
+Outcomes = list[tuple[ChanceOutcome, float]]
+
+
+class _Layout:
+    """The distinct items of an unordered stack, sorted, as shared `Draw` outcomes and with their
+    positions; made once per set of items, since a game reshuffles the same ones again and again.
+
+    It also keeps every ``(draw, probability)`` pair a draw from such a stack can have, by stack
+    size: listing a draw's outcomes is then picking pairs, with nothing to build.
+    """
+
+    __slots__ = ("_pairs", "draws", "most", "position")
+
+    def __init__(self, kinds: tuple[str, ...]) -> None:
+        self.draws = tuple(drawn(item) for item in kinds)
+        self.position = {item: i for i, item in enumerate(kinds)}
+        self.most = 0  # the most of one item any stack of this layout held
+        self._pairs: dict[int, list[tuple[tuple[ChanceOutcome, float], ...]]] = {}
+
+    def hold(self, most: int) -> None:
+        if most > self.most:
+            self.most = most
+            self._pairs.clear()
+
+    def pairs(self, size: int) -> list[tuple[tuple[ChanceOutcome, float], ...]]:
+        """For each item, its outcome with the probability of drawing it when n of the `size`
+        items left are that item, at index n."""
+        pairs = self._pairs.get(size)
+        if pairs is None:
+            share = 1 / size
+            numbers = range(self.most + 1)
+            pairs = self._pairs[size] = [tuple((d, n * share) for n in numbers) for d in self.draws]
+        return pairs
+
+
+_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+
+
+def _layout(counts: Mapping[str, int]) -> _Layout:
+    kinds = tuple(sorted(counts))
+    layout = _LAYOUTS.get(kinds)
+    if layout is None:
+        layout = _LAYOUTS[kinds] = _Layout(kinds)
+    layout.hold(max(counts.values(), default=0))
+    return layout
+
+
+class DrawSpec(ChanceSpec):
+    """A draw from an unordered stack, as it stood when the spec was made.
+
+    Search and OpenSpiel make one at every draw and list its outcomes, so it keeps the stack's
+    counts as they are (a number per distinct item, zero for one drawn out) and lists the
+    outcomes with no dictionary in between.
+    """
+
+    __slots__ = ("_layout", "_numbers", "_size")
+
+    def __init__(self, layout: _Layout, numbers: tuple[int, ...], size: int) -> None:
+        self.kind = "draw"
+        self.label = ""
+        self._items = None
+        self._counts = None
+        self._layout = layout
+        self._numbers = numbers
+        self._size = size
+
+    @property
+    def counts(self) -> Mapping[str, int]:
+        if self._counts is None:
+            self._counts = {
+                draw.item: n for draw, n in zip(self._layout.draws, self._numbers, strict=True) if n
+            }
+        return self._counts
+
+    def outcomes(self) -> Outcomes:
+        numbers = self._numbers
+        return list(compress(map(getitem, self._layout.pairs(self._size), numbers), numbers))
+
+    def check(self, outcome: ChanceOutcome) -> str | None:
+        if type(outcome) is Draw:
+            i = self._layout.position.get(outcome.item)
+            if i is not None and self._numbers[i]:
+                return None
+        return super().check(outcome)
+
+
 class Stack:
     """A face-down stack in either chance mode.
 
     Shuffle mode keeps a known order (`order`, top last, so a draw is a pop); draw mode keeps an
-    unordered multiset (`pool`: count by item, in sorted order) and each draw is a chance
-    outcome. A stack is never both.
+    unordered multiset (how many of each distinct item, in sorted order) and each draw is a
+    chance outcome. A stack is never both.
     """
 
-    __slots__ = ("_spec", "order", "pool", "size")
+    __slots__ = ("_layout", "_numbers", "_spec", "order", "size")
 
     def __init__(self) -> None:
         self.order: list[str] = []
-        self.pool: dict[str, int] = {}
         self.size = 0
-        self._spec: ChanceSpec | None = None  # the draw spec, kept until the stack changes
+        self._layout = _layout({})
+        self._numbers: list[int] = []  # draw mode: how many of each of `_layout`'s items
+        self._spec: DrawSpec | None = None  # the draw spec, kept until the stack changes
 
     def __len__(self) -> int:
         return self.size
 
     def copy(self) -> Stack:
-        other = Stack()
+        other = Stack.__new__(Stack)
         other.order = self.order.copy()
-        other.pool = self.pool.copy()
         other.size = self.size
+        other._layout = self._layout
+        other._numbers = self._numbers.copy()
         other._spec = self._spec
         return other
 
     def set_order(self, top_first: Sequence[str]) -> None:
         self.order = list(reversed(top_first))
-        self.pool = {}
+        self._numbers = []
         self.size = len(self.order)
         self._spec = None
 
     def set_unordered(self, items: Iterable[str]) -> None:
+        counts = Counter(items)
         self.order = []
-        self.pool = dict(sorted(Counter(items).items()))
-        self.size = sum(self.pool.values())
+        self._layout = _layout(counts)
+        self._numbers = [counts[draw.item] for draw in self._layout.draws]
+        self.size = sum(self._numbers)
         self._spec = None
-        for item in self.pool:
-            drawn(item)  # one shared outcome object per item, made once
 
     @property
     def needs_draw(self) -> bool:
@@ -238,11 +328,7 @@ class Stack:
 
     def take(self, item: str) -> None:
         """Remove the drawn `item` from an unordered stack."""
-        left = self.pool[item] - 1
-        if left:
-            self.pool[item] = left
-        else:
-            del self.pool[item]  # the others keep their sorted order
+        self._numbers[self._layout.position[item]] -= 1
         self.size -= 1
         self._spec = None
 
@@ -250,12 +336,17 @@ class Stack:
         """Everything in the stack, sorted (its order is never part of the answer)."""
         if self.order:
             return sorted(self.order)
-        return [item for item, n in self.pool.items() for _ in range(n)]
+        pairs = zip(self._layout.draws, self._numbers, strict=True)
+        return [draw.item for draw, n in pairs for _ in range(n)]
 
     def draw_spec(self) -> ChanceSpec:
         spec = self._spec
         if spec is None:
-            ordered = self.order
-            counts = dict(sorted(Counter(ordered).items())) if ordered else self.pool.copy()
-            spec = self._spec = ChanceSpec("draw", counts=counts)
+            if self.order:
+                counts = Counter(self.order)
+                layout = _layout(counts)
+                numbers = tuple(counts[draw.item] for draw in layout.draws)
+            else:
+                layout, numbers = self._layout, tuple(self._numbers)
+            spec = self._spec = DrawSpec(layout, numbers, self.size)
         return spec

@@ -95,8 +95,12 @@ class State(ABC, Generic[ActionT, ViewT]):
 
     # --- moves -----------------------------------------------------------------------------
     @abstractmethod
-    def legal_actions(self) -> list[ActionT]:
-        """Every legal action of the seat to move (empty at chance and terminal states)."""
+    def legal_actions(self) -> Sequence[ActionT]:
+        """Every legal action of the seat to move (empty at chance and terminal states).
+
+        Games may hand out one shared tuple for a common position (a search asks at every
+        turn), so treat the sequence as read-only.
+        """
 
     @abstractmethod
     def _refusal(self, action: Any) -> str | None:

@@ -34,7 +34,7 @@ def opening_view(players: int, seed: int, options: dict[str, object] | None = No
 
 
 def legal_for(view: PowwowView) -> list[Action]:
-    return GAME.sample_state(view, random.Random(0)).legal_actions()
+    return list(GAME.sample_state(view, random.Random(0)).legal_actions())
 
 
 def test_every_level_is_registered() -> None:

@@ -369,7 +369,7 @@ def test_p10_last_player_left_wins() -> None:
     state.apply(DISPUTE)
     assert state.is_terminal and state.winners() == [1]
     assert state.returns() == [-1.0, 1.0]
-    assert state.to_move is None and state.legal_actions() == []
+    assert state.to_move is None and list(state.legal_actions()) == []
 
 
 def test_p10_end_after_eliminations_fewest_buzzards_win_with_ties() -> None:

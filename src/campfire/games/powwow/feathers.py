@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 GREEN: dict[str, int] = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "10": 10, "15": 15, "20": 20}
 BLUE_RED: dict[str, int] = {"0": 0, "-5": -5, "-10": -10}
@@ -39,9 +39,8 @@ def color(feather: str) -> str:
     return "black"
 
 
-@dataclass(frozen=True, slots=True)
-class Count:
-    """A round's total with the steps that made it."""
+class Count(NamedTuple):
+    """A round's total with the steps that made it (a named tuple: one is made every round)."""
 
     total: int
     green_sum: int

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from campfire.games.powwow.actions import (
@@ -34,7 +35,13 @@ TURNOVER = 5  # `?` turns over the top feather
 OVER = 6
 
 _SHUFFLE_REASONS = {"start", "zero", "short", "empty"}
-_GUESS_LIST: list[Action] = list(GUESSES)  # slicing a list copies once, a tuple twice
+#: the legal actions when no tomahawk can be used, by the lowest legal guess (its index in
+#: `GUESSES`), without and with a standing guess: shared tuples, as a search asks for them at
+#: every turn
+_PLAIN_OPENING: tuple[Action, ...] = GUESSES
+_PLAIN: tuple[tuple[Action, ...], ...] = tuple(
+    (*GUESSES[start:], DISPUTE) for start in range(len(GUESSES) + 1)
+)
 
 
 class PowwowState(State[Action, PowwowView]):
@@ -106,22 +113,22 @@ class PowwowState(State[Action, PowwowView]):
     def winners(self) -> list[int]:
         return list(self._winners)
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         if self.phase != PLAY:
-            return []
+            return ()
         seat = self.turn
         assert seat is not None
         guess = self.guess
         start = 0 if guess is None else guess + 1 - GUESS_MIN
-        actions: list[Action] = _GUESS_LIST[start:]
-        if guess is not None:
-            actions.append(DISPUTE)
-        if self.options.tomahawks and self.ready[seat]:
-            if guess is not None and not self.agreed:
-                actions.append(AGREE)
-            actions.append(REVERSE)
-            for target in self.extra_targets(seat):
-                actions.extend(extra_guesses(target)[start:])
+        plain = _PLAIN_OPENING if guess is None else _PLAIN[start]
+        if not (self.options.tomahawks and self.ready[seat]):
+            return plain
+        actions = list(plain)
+        if guess is not None and not self.agreed:
+            actions.append(AGREE)
+        actions.append(REVERSE)
+        for target in self.extra_targets(seat):
+            actions.extend(extra_guesses(target)[start:])
         return actions
 
     def extra_targets(self, seat: int) -> list[int]:
@@ -247,6 +254,8 @@ class PowwowState(State[Action, PowwowView]):
             assert isinstance(outcome, Draw)
             self.stack.take(outcome.item)
             self._drawn(outcome.item, events)
+            if self.phase == PLAY:
+                return events  # the usual draw: a feather dealt or an extra one, then a turn
         return self._advance(events)
 
     # --- the automatic part of the game ----------------------------------------------------
