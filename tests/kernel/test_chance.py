@@ -59,6 +59,10 @@ def test_stack_in_both_modes() -> None:
     assert unordered.needs_draw and unordered.items() == ["a", "b", "b"]
     unordered.take("b")
     assert unordered.items() == ["a", "b"] and len(unordered) == 2
+    unordered.set_order(())  # emptied for a shuffle: nothing left of the draw-mode counts
+    assert unordered.items() == [] and len(unordered) == 0 and not unordered.needs_draw
+    ordered.set_unordered(["c"])
+    assert ordered.items() == ["c"] and ordered.needs_draw
 
 
 def test_sampling_is_seeded() -> None:

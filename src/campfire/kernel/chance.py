@@ -233,6 +233,9 @@ def _layout(counts: Mapping[str, int]) -> _Layout:
     return layout
 
 
+_NOTHING = _layout({})
+
+
 class DrawSpec(ChanceSpec):
     """A draw from an unordered stack, as it stood when the spec was made.
 
@@ -285,7 +288,7 @@ class Stack:
     def __init__(self) -> None:
         self.order: list[str] = []
         self.size = 0
-        self._layout = _layout({})
+        self._layout = _NOTHING
         self._numbers: list[int] = []  # draw mode: how many of each of `_layout`'s items
         self._spec: DrawSpec | None = None  # the draw spec, kept until the stack changes
 
@@ -303,6 +306,7 @@ class Stack:
 
     def set_order(self, top_first: Sequence[str]) -> None:
         self.order = list(reversed(top_first))
+        self._layout = _NOTHING
         self._numbers = []
         self.size = len(self.order)
         self._spec = None

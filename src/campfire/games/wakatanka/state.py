@@ -162,16 +162,21 @@ class WakatankaState(State[Action, WakatankaView]):
     def _act(self, action: Action) -> list[Event]:
         seat = self.turn
         assert seat is not None
-        self.turns.append(_public_turn(seat, action))
         kind = type(action)
         if kind is Play:
             assert isinstance(action, Play)
-            return self._play(seat, TILE_INDEX[action.tile], CARD_INDEX[action.card])
+            tile = TILE_INDEX[action.tile]
+            self.turns.append(_PLAY_TURNS[seat][tile])
+            return self._play(seat, tile, CARD_INDEX[action.card])
         if kind is Call:
+            self.turns.append(_CALL_TURNS[seat])
             return self._call(seat)
         if kind is Spell:
             assert isinstance(action, Spell)
-            return self._spell(seat, TILE_INDEX[action.tile])
+            tile = TILE_INDEX[action.tile]
+            self.turns.append(_SPELL_TURNS[seat][tile])
+            return self._spell(seat, tile)
+        self.turns.append(_ACCEPT_TURNS[seat])
         assert self.last_play is not None
         winner = self.last_play[0]
         events = [Event("accept", {"seat": seat, "player": winner})]
@@ -398,24 +403,13 @@ class WakatankaState(State[Action, WakatankaView]):
 # instead of building them anew at every call (the seat view is on every learner's hot path).
 _HIDDEN = tuple(Slot(placer, None) for placer in range(6))
 _SHOWN = tuple(tuple(Slot(placer, card) for card in CARDS) for placer in range(6))
-_TURNS: dict[tuple[int, str, str | None], Turn] = {}
+_PLAY_TURNS = tuple(tuple(Turn(seat, "play", tile) for tile in TILES) for seat in range(6))
+_SPELL_TURNS = tuple(tuple(Turn(seat, "spell", tile) for tile in TILES) for seat in range(6))
+_CALL_TURNS = tuple(Turn(seat, "call") for seat in range(6))
+_ACCEPT_TURNS = tuple(Turn(seat, "accept") for seat in range(6))
 
 
 @lru_cache(maxsize=4096)
 def _hand_names(counts: tuple[int, ...]) -> tuple[str, ...]:
     """A hand (a count per card) as its sorted card names."""
     return tuple(CARDS[c] for c in _BY_NAME for _ in range(counts[c]))
-
-
-def _public_turn(seat: int, action: Action) -> Turn:
-    key: tuple[int, str, str | None]
-    if isinstance(action, Play):
-        key = (seat, "play", action.tile)
-    elif isinstance(action, Spell):
-        key = (seat, "spell", action.tile)
-    else:
-        key = (seat, "call" if isinstance(action, Call) else "accept", None)
-    turn = _TURNS.get(key)
-    if turn is None:
-        turn = _TURNS[key] = Turn(*key)
-    return turn

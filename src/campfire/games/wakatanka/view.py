@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from campfire.games.wakatanka.options import WakatankaOptions
 
@@ -35,12 +35,11 @@ class Turn:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Reveal:
+class Reveal(NamedTuple):
     """A stack turned face up by a call or a spell, and where its cards went (public).
 
     `cards` are bottom first, each with who placed it. `taker` is None when a successful spell
-    sent the cards out of the game.
+    sent the cards out of the game. (A named tuple: one is made at every call and spell.)
     """
 
     seat: int  # who called or cast
