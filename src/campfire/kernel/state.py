@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar, cast
 
 from campfire.kernel.chance import (
     ChanceMode,
@@ -58,7 +58,11 @@ ActionT = TypeVar("ActionT")
 ViewT = TypeVar("ViewT", bound=View)
 StateT = TypeVar("StateT", bound="State[Any, Any]")
 
-_CHANCE_TYPES = (Shuffle, Draw, Pick)
+# Applying a move is the engine's innermost step: chance outcomes are told apart by their exact
+# type (the three classes are final) and history entries are made without NamedTuple's slower
+# constructor.
+_CHANCE_TYPES = frozenset((Shuffle, Draw, Pick))
+_new_tuple = tuple.__new__
 
 
 class State(ABC, Generic[ActionT, ViewT]):
@@ -119,15 +123,16 @@ class State(ABC, Generic[ActionT, ViewT]):
 
         Raises `IllegalAction` with the reason, leaving the state unchanged.
         """
-        if isinstance(move, _CHANCE_TYPES):
+        if type(move) in _CHANCE_TYPES:
+            outcome = cast(ChanceOutcome, move)
             spec = self.chance_due()
             if spec is None:
                 raise IllegalAction(self._not_chance_reason())
-            problem = spec.check(move)
+            problem = spec.check(outcome)
             if problem is not None:
                 raise IllegalAction(problem)
-            self.history.append(move)
-            return self._resolve(move)
+            self.history.append(outcome)
+            return self._resolve(outcome)
         who = self.to_move
         if who is None:
             if self.is_terminal:
@@ -140,8 +145,8 @@ class State(ABC, Generic[ActionT, ViewT]):
         problem = self._refusal(move)
         if problem is not None:
             raise IllegalAction(problem)
-        self.history.append(PlayerMove(who, move))
-        return self._act(move)
+        self.history.append(_new_tuple(PlayerMove, (who, move)))  # PlayerMove(who, move), faster
+        return self._act(cast(ActionT, move))
 
     def _not_chance_reason(self) -> str:
         if self.is_terminal:
