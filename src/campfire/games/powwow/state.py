@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from campfire.games.powwow.actions import (
@@ -42,6 +43,15 @@ _PLAIN_OPENING: tuple[Action, ...] = GUESSES
 _PLAIN: tuple[tuple[Action, ...], ...] = tuple(
     (*GUESSES[start:], DISPUTE) for start in range(len(GUESSES) + 1)
 )
+
+
+@cache
+def _seating(players: int) -> tuple[tuple[frozenset[int], ...], tuple[tuple[int, ...], ...]]:
+    """For each seat: everyone else (who may see its feathers), and the seats clockwise from it
+    (the deal order). The same for every game of `players`, so made once."""
+    others = tuple(frozenset(s for s in range(players) if s != seat) for seat in range(players))
+    clockwise = tuple(tuple((f + i) % players for i in range(players)) for f in range(players))
+    return others, clockwise
 
 
 class PowwowState(State[Action, PowwowView]):
@@ -87,10 +97,7 @@ class PowwowState(State[Action, PowwowView]):
         self._extra_target = 0
         self._after_extra = 0
         self._winners: list[int] = []
-        self._others = [
-            frozenset(s for s in range(players) if s != seat) for seat in range(players)
-        ]
-        self._clockwise = [[(f + i) % players for i in range(players)] for f in range(players)]
+        self._others, self._clockwise = _seating(players)
         self.opening_events = self._advance([])
 
     # --- kernel API ------------------------------------------------------------------------
