@@ -135,10 +135,11 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         state = self.state_now
         seat = self._seat[agent]
         encoding = self.encoding
-        observation = np.array(encoding.observe(state.view(seat)), dtype=np.float32)
-        mask = np.zeros(encoding.num_actions, dtype=np.int8)
+        observation = np.frombuffer(encoding.observe(state.view(seat)), np.float32)
         if state.to_move == seat:
-            encoding.mark_legal(state.legal_actions(), mask)
+            mask = np.frombuffer(encoding.legal_mask(state.legal_actions()), np.int8)
+        else:
+            mask = np.zeros(encoding.num_actions, np.int8)
         return {"observation": observation, "action_mask": mask}
 
     def render(self) -> str | None:

@@ -115,10 +115,9 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a 0/1 vector (empty unless it is the learner's turn)."""
         state = self.state_now
-        mask = np.zeros(self.encoding.num_actions, dtype=np.int8)
         if state.to_move == self.seat:
-            self.encoding.mark_legal(state.legal_actions(), mask)
-        return mask
+            return np.frombuffer(self.encoding.legal_mask(state.legal_actions()), np.int8)
+        return np.zeros(self.encoding.num_actions, dtype=np.int8)
 
     def render(self) -> str | None:
         """The table as the learner's seat sees it, as text."""
@@ -144,7 +143,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
                 state.apply(self._bots[seat].choose(state.view(seat), state.legal_actions()))
 
     def _observation(self) -> np.ndarray:
-        return np.array(self.encoding.observe(self.state_now.view(self.seat)), dtype=np.float32)
+        return np.frombuffer(self.encoding.observe(self.state_now.view(self.seat)), np.float32)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks()}

@@ -232,7 +232,7 @@ class ViewObserver:
         return state.box.state.view(player if self.private else None)
 
     def set_from(self, state: CampfireState, player: int) -> None:
-        self.tensor[:] = self.encoding.observe(self._view(state, player))
+        self.tensor[:] = np.frombuffer(self.encoding.observe(self._view(state, player)), np.float32)
 
     def string_from(self, state: CampfireState, player: int) -> str:
         return json.dumps(self._view(state, player).to_json(), separators=(",", ":"))

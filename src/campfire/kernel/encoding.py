@@ -8,6 +8,7 @@ Observations are built from a seat view only, so they can never carry hidden inf
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -36,9 +37,9 @@ class Encoding(Protocol):
         """The numbers of `legal` (a state's legal actions), in the same order."""
         ...
 
-    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
-        """Set ``mask[i] = 1`` for the number `i` of every action in `legal`; `mask` is a zeroed
-        array that takes index, index-list and slice assignment (a NumPy array)."""
+    def legal_mask(self, legal: Sequence[Any]) -> bytearray:
+        """`num_actions` bytes, 1 at the number of every action in `legal` and 0 elsewhere (a
+        NumPy int8 mask without a copy: ``np.frombuffer(mask, np.int8)``)."""
         ...
 
     def chance_index(self, outcome: ChanceOutcome) -> int:
@@ -49,6 +50,8 @@ class Encoding(Protocol):
         """The outcome numbered `index` of the chance `spec` (a draw or a pick) now due."""
         ...
 
-    def observe(self, view: Any) -> list[float]:
-        """`view` as `observation_size` numbers, each between 0 and 1."""
+    def observe(self, view: Any) -> array[float]:
+        """`view` as `observation_size` numbers, each between 0 and 1, in a fresh float32 array
+        (typecode ``"f"``): a NumPy observation without a copy is
+        ``np.frombuffer(vector, np.float32)``."""
         ...

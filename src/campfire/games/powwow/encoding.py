@@ -11,7 +11,9 @@ Chance outcomes (draw mode): the drawn feather's position in `CODES`.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from campfire.games.powwow.actions import (
@@ -41,7 +43,6 @@ EXTRA_BASE = GUESS_COUNT + 3
 _CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 _CODE_SHARE = [1 / FEATHERS.count(code) for code in CODES]  # one feather of each code
 _GUESS_SPAN = GUESS_MAX - GUESS_MIN
-_GUESS_LIST: list[Guess] = list(GUESSES)
 
 
 class PowwowEncoding:
@@ -80,6 +81,7 @@ class PowwowEncoding:
             ("stack", 1),
         )
         self.observation_size = sum(size for _, size in self.sections)
+        self._blank = array("f", [0.0]) * self.observation_size
         # Legal actions are the canonical objects of the action tables, so their numbers can be
         # looked up by identity: far cheaper than hashing a dataclass for every legal guess.
         by_id: dict[int, int] = {id(guess): i for i, guess in enumerate(GUESSES)}
@@ -92,7 +94,7 @@ class PowwowEncoding:
                 for i, guess in enumerate(extra_guesses(target)):
                     by_id[id(guess)] = base + i
         self._by_id = by_id
-        self._extra_lists = [list(extra_guesses(t)) for t in range(n)] if options.tomahawks else []
+        self._extra_tables = [extra_guesses(t) for t in range(n)] if options.tomahawks else []
 
     # --- actions ---------------------------------------------------------------------------
     def action_index(self, action: Any) -> int:
@@ -139,9 +141,12 @@ class PowwowEncoding:
         except KeyError:  # an action that is not one of the canonical objects
             return [self.action_index(action) for action in legal]
 
-    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
+    def legal_mask(self, legal: Sequence[Any]) -> bytearray:
         # Legal guesses come as whole runs of one guess table (every guess above the standing
-        # one): a run is recognised with one list comparison and marked with one slice.
+        # one): a run is recognised with one tuple comparison and marked with one slice.
+        mask = bytearray(self.num_actions)
+        if type(legal) is not tuple:
+            legal = tuple(legal)  # compares equal to a guess table only as a tuple
         get = self._by_id.get
         i, count = 0, len(legal)
         while i < count:
@@ -154,19 +159,20 @@ class PowwowEncoding:
                 table, offset = run
                 length = len(table) - offset
                 if legal[i : i + length] == table[offset:]:
-                    mask[index : index + length] = 1
+                    mask[index : index + length] = b"\x01" * length
                     i += length
                     continue
             mask[index] = 1
             i += 1
+        return mask
 
-    def _run_at(self, index: int) -> tuple[list[Guess], int] | None:
+    def _run_at(self, index: int) -> tuple[tuple[Guess, ...], int] | None:
         """The guess table holding action `index` and its position there (None: not a guess)."""
         if index < GUESS_COUNT:
-            return _GUESS_LIST, index
+            return GUESSES, index
         if index >= EXTRA_BASE:
             target, offset = divmod(index - EXTRA_BASE, GUESS_COUNT)
-            return self._extra_lists[target], offset
+            return self._extra_tables[target], offset
         return None
 
     # --- chance ----------------------------------------------------------------------------
@@ -183,10 +189,10 @@ class PowwowEncoding:
         return Draw(CODES[index])
 
     # --- observation -----------------------------------------------------------------------
-    def observe(self, view: PowwowView) -> list[float]:
+    def observe(self, view: PowwowView) -> array[float]:
         n = self.players
         codes = len(CODES)
-        out = [0.0] * self.observation_size
+        out = self._blank[:]
         if view.seat is not None:
             out[view.seat] = 1.0
         if view.to_move is not None:
@@ -201,15 +207,18 @@ class PowwowEncoding:
             base = at + s * codes
             for feather in worn:
                 if feather is not None:
-                    out[base + code_index[feather]] += 0.5
+                    out[base + code_index[feather]] += 0.5  # halves add up exactly in float32
         at = wearing + n
         limit = self.options.buzzards  # a player is out on reaching it
-        out[at : at + n] = [buzzards / limit for buzzards in view.buzzards]
+        for s, buzzards in enumerate(view.buzzards):
+            out[at + s] = buzzards / limit
         at += n
         for s in view.out:
             out[at + s] = 1.0
         at += n
-        out[at : at + n] = [1.0 if ready else 0.0 for ready in view.tomahawks]
+        for s, ready in enumerate(view.tomahawks):
+            if ready:
+                out[at + s] = 1.0
         at += n
         if view.guess is not None:
             out[at] = 1.0
@@ -226,13 +235,22 @@ class PowwowEncoding:
                 out[at + 2 * seat] = 1.0
                 out[at + 2 * seat + 1] = (value - GUESS_MIN) / _GUESS_SPAN
         at += 2 * n
-        share = _CODE_SHARE
-        for feather in view.used:
-            index = code_index[feather]
-            out[at + index] += share[index]
+        if view.used:
+            out[at : at + codes] = _used_shares(view.used)
         at += codes
         out[at] = view.stack_size / len(FEATHERS)
         return out
+
+
+@lru_cache(maxsize=1024)
+def _used_shares(used: tuple[str, ...]) -> array[float]:
+    """The used pile as the share of each code's feathers in it. It changes only between rounds,
+    so a view's pile is mostly one seen before; the caller copies the result (slice assignment).
+    Counted, then scaled: summing thirds in float32 would round differently."""
+    counts = [0] * len(CODES)
+    for feather in used:
+        counts[_CODE_INDEX[feather]] += 1
+    return array("f", [count * share for count, share in zip(counts, _CODE_SHARE, strict=True)])
 
 
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> PowwowEncoding:

@@ -9,6 +9,7 @@ dealt card (a draw: its position in `CARDS`).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,9 +67,16 @@ class WakatankaEncoding:
             ("known", n * 7),
         )
         self.observation_size = sum(size for _, size in self.sections)
-        self._per_kind = per_kind(players)
-        self._known_cache: tuple[int, Reveal | None, list[list[int]]] = (0, None, [])
-        self._deck_size = len(deck(players))
+        self._deck_share = 1.0 / len(deck(players))  # one card, as a share of the whole deck
+        self._kind_share = 1.0 / per_kind(players)  # one card, as a share of its kind
+        self._blank = array("f", [0.0]) * self.observation_size
+        # the counts and shares of `_known` for the reveals last seen: (count, last one, ...)
+        self._known_cache: tuple[int, Reveal | None, list[int], array[float]] = (
+            0,
+            None,
+            [],
+            self._blank[:0],
+        )
         # Legal actions are the canonical objects of the action tables: look them up by identity.
         by_id = {id(play): 7 * t + c for t, row in enumerate(PLAYS) for c, play in enumerate(row)}
         by_id.update({id(spell): SPELL_BASE + t for t, spell in enumerate(SPELLS)})
@@ -115,8 +123,16 @@ class WakatankaEncoding:
         except KeyError:  # an action that is not one of the canonical objects
             return [self.action_index(action) for action in legal]
 
-    def mark_legal(self, legal: Sequence[Any], mask: Any) -> None:
-        mask[self.legal_indices(legal)] = 1
+    def legal_mask(self, legal: Sequence[Any]) -> bytearray:
+        mask = bytearray(NUM_ACTIONS)
+        by_id = self._by_id
+        try:
+            for action in legal:
+                mask[by_id[id(action)]] = 1
+        except KeyError:  # an action that is not one of the canonical objects
+            for action in legal:
+                mask[self.action_index(action)] = 1
+        return mask
 
     # --- chance ----------------------------------------------------------------------------
     def chance_index(self, outcome: ChanceOutcome) -> int:
@@ -137,12 +153,15 @@ class WakatankaEncoding:
         return Pick(spec.label, TILES[index])
 
     # --- observation -----------------------------------------------------------------------
-    def observe(self, view: WakatankaView) -> list[float]:
+    def observe(self, view: WakatankaView) -> array[float]:
         n = self.players
-        per_card = 1.0 / self._deck_size  # shares of the whole deck
-        per_kind = 1.0 / self._per_kind  # shares of the cards of one kind
+        per_card = self._deck_share
+        per_kind = self._kind_share
         card_index = CARD_INDEX
-        out = [0.0] * self.observation_size
+        out = self._blank[:]
+        # Cards are counted, and a count written times its share: summing shares in float32
+        # would round differently.
+        counts = [0] * self.observation_size
         if view.seat is not None:
             out[view.seat] = 1.0
         if view.to_move is not None:
@@ -152,11 +171,15 @@ class WakatankaEncoding:
             out[at + TILE_INDEX[view.marker]] = 1.0
         at += 6
         for card in view.hand or ():
-            out[at + card_index[card]] += per_kind
+            i = at + card_index[card]
+            counts[i] += 1
+            out[i] = counts[i] * per_kind
         at += 7
-        out[at : at + n] = [size * per_card for size in view.hand_sizes]
+        for seat, size in enumerate(view.hand_sizes):
+            out[at + seat] = size * per_card
         at += n
-        out[at : at + n] = [tokens / TOKENS_TO_WIN for tokens in view.tokens]  # 4 ends the game
+        for seat, tokens in enumerate(view.tokens):
+            out[at + seat] = tokens / TOKENS_TO_WIN  # 4 ends the game
         at += n
         width = 1 + 7 + n
         stacks = view.stacks
@@ -168,11 +191,17 @@ class WakatankaEncoding:
             out[base] = len(slots) * per_card
             for slot in slots:
                 if slot.card is not None:
-                    out[base + 1 + card_index[slot.card]] += per_kind
-                out[base + 8 + slot.placer] += per_card
+                    i = base + 1 + card_index[slot.card]
+                    counts[i] += 1
+                    out[i] = counts[i] * per_kind
+                i = base + 8 + slot.placer
+                counts[i] += 1
+                out[i] = counts[i] * per_card
         at += 6 * width
         for card in view.removed:
-            out[at + card_index[card]] += per_kind
+            i = at + card_index[card]
+            counts[i] += 1
+            out[i] = counts[i] * per_kind
         at += 7
         if view.last_play is not None:
             seat, tile = view.last_play
@@ -181,38 +210,39 @@ class WakatankaEncoding:
         at += n + 6
         out[at] = 1.0 if view.last_card else 0.0
         at += 1
-        known = self._known(view.reveals)
-        out[at : at + 7 * n] = [count * per_kind for held in known for count in held]
+        out[at : at + 7 * n] = self._known(view.reveals)
         return out
 
-    def _known(self, reveals: Sequence[Reveal]) -> list[list[int]]:
+    def _known(self, reveals: Sequence[Reveal]) -> array[float]:
         """The cards each seat was seen to take and not yet seen to give up, by kind (a lower
-        bound of its hand), from the public reveals.
+        bound of its hand), from the public reveals, as shares of a kind.
 
         Reveals only ever grow, and a `Reveal` object sits at one index in one game and its
         clones, so the counts of the last reveals seen are reused when the new view continues
         them (the usual case: the views of one game, one after another)."""
-        count, last, cached = self._known_cache
+        count, last, cached, cached_shares = self._known_cache
         if count and len(reveals) >= count and reveals[count - 1] is last:
             if len(reveals) == count:
-                return cached
-            known = [row.copy() for row in cached]
+                return cached_shares
+            known, shares = cached.copy(), cached_shares[:]
         else:
-            known = [[0] * 7 for _ in range(self.players)]
+            known, shares = [0] * (7 * self.players), self._blank[: 7 * self.players]
             count = 0
+        per_kind = self._kind_share
         for reveal in reveals[count:]:
             for placer, card in reveal.cards:
-                held = known[placer]
-                index = CARD_INDEX[card]
-                if held[index]:
-                    held[index] -= 1
+                i = 7 * placer + CARD_INDEX[card]
+                if known[i]:
+                    known[i] -= 1
+                    shares[i] = known[i] * per_kind
             if reveal.taker is not None:
-                held = known[reveal.taker]
                 for _, card in reveal.cards:
-                    held[CARD_INDEX[card]] += 1
+                    i = 7 * reveal.taker + CARD_INDEX[card]
+                    known[i] += 1
+                    shares[i] = known[i] * per_kind
         if reveals:
-            self._known_cache = (len(reveals), reveals[-1], known)
-        return known
+            self._known_cache = (len(reveals), reveals[-1], known, shares)
+        return shares
 
 
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> WakatankaEncoding:
