@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from campfire.envs import powwow_v0, wakatanka_v0
 from campfire.envs.aec import CampfireAECEnv, wrap_like_classic
@@ -152,3 +156,46 @@ def test_the_order_check_refuses_use_before_reset():
             getattr(env, name)
     env.reset(seed=0)
     assert env.agent_selection == "player_0" and env.agents == env.possible_agents
+
+
+def _outcome(call: Any) -> tuple[str, str]:
+    try:
+        result = call()
+    except Exception as error:
+        return type(error).__name__, str(error)
+    return "returned", type(result).__name__
+
+
+def test_the_order_check_behaves_as_pettingzoos_own():
+    """Our order check reaches the environment by shorter paths; PettingZoo's wrapper around the
+    same environment must refuse the same calls with the same errors and play the same game."""
+    ours = wakatanka_v0.env(players=3)
+    stock = wrappers.OrderEnforcingWrapper(wakatanka_v0.raw_env(players=3))
+    calls: list[Callable[[Any], Any]] = [
+        lambda env: env.last(),
+        lambda env: env.last(observe=False),
+        lambda env: env.step(0),
+        lambda env: env.agent_iter(),
+        lambda env: env.observe("player_0"),
+    ]
+    for call in calls:
+        assert _outcome(lambda call=call: call(ours)) == _outcome(lambda call=call: call(stock))
+    games = []
+    for env in (ours, stock):
+        env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        played: list[Any] = []
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, _ = env.last()
+            played.append((agent, observation["observation"].tobytes(), reward, termination))
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(None if termination or truncation else int(rng.choice(legal)))
+        played.append(_outcome(lambda env=env: env.last()))  # after the end too
+        with pytest.raises(AssertionError, match="need to call step"):  # next twice, no step
+            env.reset(seed=4)
+            iterator = iter(env.agent_iter())
+            next(iterator)
+            next(iterator)
+        games.append(played)
+    assert games[0] == games[1]
+    assert len(games[0]) > 20

@@ -16,6 +16,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.registry import get_game
@@ -23,6 +28,7 @@ from campfire.kernel.state import State
 
 AgentID = str
 Observation = dict[str, np.ndarray]
+Info = dict[str, Any]
 _ACTION_NUMBER = (int, np.integer)
 
 
@@ -118,13 +124,15 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             raise IllegalAction(f"{agent}: action {action} is illegal: {error}") from None
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
-        if state.to_move is None:
+        seat = state.to_move
+        if seat is None:
             self._settle_chance()
-        if state.is_terminal:
+            seat = state.to_move
+        if seat is None:  # chance settled: only the end leaves nobody to move
             self.rewards = dict(zip(self.possible_agents, state.returns(), strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[self._to_move()]
+            self.agent_selection = self.possible_agents[seat]
             if self.max_steps is None or self._steps < self.max_steps:
                 return  # no reward before the end, and nobody is done yet
             self.truncations = dict.fromkeys(self.agents, True)
@@ -179,8 +187,10 @@ def _forwarded(name: str) -> property:
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     """PettingZoo's order check, with the attributes an AEC loop reads at every step forwarded
-    by plain properties: the wrapper's generic `__getattr__` forwarding cost a quarter of each
-    step. It refuses the same things, before `reset`, with the same errors."""
+    by plain properties (the wrapper's generic `__getattr__` forwarding cost a quarter of each
+    step), and `last`, `step` and `agent_iter` going straight to the environment instead of
+    through a forwarded read per field and the base wrapper's calls. It refuses the same
+    things, before `reset`, with the same errors and warnings."""
 
     agents = _forwarded("agents")
     agent_selection = _forwarded("agent_selection")
@@ -189,6 +199,46 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
     truncations = _forwarded("truncations")
     infos = _forwarded("infos")
     _cumulative_rewards = _forwarded("_cumulative_rewards")
+
+    def last(self, observe: bool = True) -> tuple[Observation | None, float, bool, bool, Info]:
+        if not self._has_reset:  # what reading `agent_selection` first raises
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _OrderedAgents:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderedAgents(self, max_iter)
+
+
+class _OrderedAgents(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderedAgentIterator:
+        return _OrderedAgentIterator(self.env, self.max_iter)
+
+
+class _OrderedAgentIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's checked agent iterator, reading the environment behind the wrapper
+    directly."""
+
+    def __next__(self) -> AgentID:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection  # type: ignore[no-any-return]
 
 
 def wrap(env: CampfireAECEnv) -> AECEnv[AgentID, Observation, int]:
