@@ -181,6 +181,10 @@ def test_legal_mask_takes_any_sequence_of_actions():
         (wakatanka, [Play("puma", "mouse"), CALL, Spell("eagle")]),  # not the canonical objects
         (wakatanka, [PLAYS[0][1], PLAYS[5][6], ACCEPT]),
     ]
+    state = get_game("powwow").new_state(3, {}, chance="draw")
+    while state.to_move is None:
+        state.apply(state.chance_outcomes()[0][0])
+    cases.append((powwow, state.legal_actions()))  # the state's own shared tuple
     for encoding, legal in cases:
         for sequence in (legal, tuple(legal)):
             mask = encoding.legal_mask(sequence)
@@ -188,6 +192,11 @@ def test_legal_mask_takes_any_sequence_of_actions():
             marked = np.flatnonzero(np.frombuffer(mask, np.int8)).tolist()
             assert marked == sorted(encoding.legal_indices(legal))
             assert len(marked) == len(legal)
+            mask[0] ^= 1  # each mask is the caller's own: asking again gives the same marks
+            assert (
+                np.flatnonzero(np.frombuffer(encoding.legal_mask(sequence), np.int8)).tolist()
+                == marked
+            )
 
 
 def powwow_reference(view: Any, encoding: Any) -> np.ndarray:

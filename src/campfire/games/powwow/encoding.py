@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from campfire.games.powwow.actions import (
@@ -43,6 +42,7 @@ EXTRA_BASE = GUESS_COUNT + 3
 _CODE_INDEX = {code: i for i, code in enumerate(CODES)}
 _CODE_SHARE = [1 / FEATHERS.count(code) for code in CODES]  # one feather of each code
 _GUESS_SPAN = GUESS_MAX - GUESS_MIN
+_MASKS_KEPT = 1024  # more legal-action tuples than the state ever hands out
 
 
 class PowwowEncoding:
@@ -95,6 +95,10 @@ class PowwowEncoding:
                     by_id[id(guess)] = base + i
         self._by_id = by_id
         self._extra_tables = [extra_guesses(t) for t in range(n)] if options.tomahawks else []
+        # the masks of legal-action tuples seen, by identity: (the tuple, kept alive, its mask)
+        self._masks: dict[int, tuple[Sequence[Any], bytes]] = {}
+        # the used pile last seen and its shares
+        self._used: tuple[tuple[str, ...], array[float]] = ((), self._blank[: len(CODES)])
 
     # --- actions ---------------------------------------------------------------------------
     def action_index(self, action: Any) -> int:
@@ -142,6 +146,20 @@ class PowwowEncoding:
             return [self.action_index(action) for action in legal]
 
     def legal_mask(self, legal: Sequence[Any]) -> bytearray:
+        # Without tomahawks the state hands out one shared tuple per lowest legal guess: the
+        # mask of a tuple seen before is copied. Keeping the tuple keeps its id from being
+        # reused by another object.
+        seen = self._masks.get(id(legal))
+        if seen is not None and seen[0] is legal:
+            return bytearray(seen[1])
+        mask = self._mask(legal)
+        if type(legal) is tuple:
+            if len(self._masks) >= _MASKS_KEPT:
+                self._masks.clear()
+            self._masks[id(legal)] = (legal, bytes(mask))
+        return mask
+
+    def _mask(self, legal: Sequence[Any]) -> bytearray:
         # Legal guesses come as whole runs of one guess table (every guess above the standing
         # one): a run is recognised with one tuple comparison and marked with one slice.
         mask = bytearray(self.num_actions)
@@ -198,7 +216,8 @@ class PowwowEncoding:
         if view.to_move is not None:
             out[n + view.to_move] = 1.0
         at = 2 * n
-        out[at] = 1.0 if view.direction == -1 else 0.0
+        if view.direction == -1:
+            out[at] = 1.0
         at += 1
         wearing = at + n * codes
         code_index = _CODE_INDEX
@@ -211,14 +230,16 @@ class PowwowEncoding:
         at = wearing + n
         limit = self.options.buzzards  # a player is out on reaching it
         for s, buzzards in enumerate(view.buzzards):
-            out[at + s] = buzzards / limit
+            if buzzards:
+                out[at + s] = buzzards / limit
         at += n
         for s in view.out:
             out[at + s] = 1.0
         at += n
-        for s, ready in enumerate(view.tomahawks):
-            if ready:
-                out[at + s] = 1.0
+        if any(view.tomahawks):
+            for s, ready in enumerate(view.tomahawks):
+                if ready:
+                    out[at + s] = 1.0
         at += n
         if view.guess is not None:
             out[at] = 1.0
@@ -227,7 +248,8 @@ class PowwowEncoding:
         if view.owner is not None:
             out[at + view.owner] = 1.0
         at += n
-        out[at] = 1.0 if view.agreed else 0.0
+        if view.agreed:
+            out[at] = 1.0
         at += 1
         for seat, action in view.turns:
             value = getattr(action, "value", None)
@@ -236,21 +258,23 @@ class PowwowEncoding:
                 out[at + 2 * seat + 1] = (value - GUESS_MIN) / _GUESS_SPAN
         at += 2 * n
         if view.used:
-            out[at : at + codes] = _used_shares(view.used)
+            out[at : at + codes] = self._used_shares(view.used)
         at += codes
         out[at] = view.stack_size / len(FEATHERS)
         return out
 
-
-@lru_cache(maxsize=1024)
-def _used_shares(used: tuple[str, ...]) -> array[float]:
-    """The used pile as the share of each code's feathers in it. It changes only between rounds,
-    so a view's pile is mostly one seen before; the caller copies the result (slice assignment).
-    Counted, then scaled: summing thirds in float32 would round differently."""
-    counts = [0] * len(CODES)
-    for feather in used:
-        counts[_CODE_INDEX[feather]] += 1
-    return array("f", [count * share for count, share in zip(counts, _CODE_SHARE, strict=True)])
+    def _used_shares(self, used: tuple[str, ...]) -> array[float]:
+        """The used pile as the share of each code's feathers in it, counted then scaled (summing
+        thirds in float32 would round differently). The pile changes only between rounds: the
+        shares of the pile last seen are reused while it stays the same. The caller copies them."""
+        last, shares = self._used
+        if used != last:
+            counts = [0] * len(CODES)
+            for feather in used:
+                counts[_CODE_INDEX[feather]] += 1
+            shares = array("f", [k * share for k, share in zip(counts, _CODE_SHARE, strict=True)])
+            self._used = (used, shares)
+        return shares
 
 
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> PowwowEncoding:

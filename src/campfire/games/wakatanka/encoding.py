@@ -70,12 +70,12 @@ class WakatankaEncoding:
         self._deck_share = 1.0 / len(deck(players))  # one card, as a share of the whole deck
         self._kind_share = 1.0 / per_kind(players)  # one card, as a share of its kind
         self._blank = array("f", [0.0]) * self.observation_size
-        # the counts and shares of `_known` for the reveals last seen: (count, last one, ...)
+        # `_known`'s reveals last seen (how many, the last one) and its counts and shares
         self._known_cache: tuple[int, Reveal | None, list[int], array[float]] = (
             0,
             None,
-            [],
-            self._blank[:0],
+            [0] * (7 * players),
+            self._blank[: 7 * players],
         )
         # Legal actions are the canonical objects of the action tables: look them up by identity.
         by_id = {id(play): 7 * t + c for t, row in enumerate(PLAYS) for c, play in enumerate(row)}
@@ -218,16 +218,14 @@ class WakatankaEncoding:
         bound of its hand), from the public reveals, as shares of a kind.
 
         Reveals only ever grow, and a `Reveal` object sits at one index in one game and its
-        clones, so the counts of the last reveals seen are reused when the new view continues
-        them (the usual case: the views of one game, one after another)."""
-        count, last, cached, cached_shares = self._known_cache
-        if count and len(reveals) >= count and reveals[count - 1] is last:
-            if len(reveals) == count:
-                return cached_shares
-            known, shares = cached.copy(), cached_shares[:]
-        else:
-            known, shares = [0] * (7 * self.players), self._blank[: 7 * self.players]
-            count = 0
+        clones, so the counts of the last reveals seen are updated in place when the new view
+        continues them (the usual case: the views of one game, one after another). The caller
+        copies the result."""
+        count, last, known, shares = self._known_cache
+        if count > len(reveals) or (count and reveals[count - 1] is not last):
+            count, known, shares = 0, [0] * len(known), self._blank[: len(known)]
+        if count == len(reveals):
+            return shares
         per_kind = self._kind_share
         for reveal in reveals[count:]:
             for placer, card in reveal.cards:
@@ -240,8 +238,7 @@ class WakatankaEncoding:
                     i = 7 * reveal.taker + CARD_INDEX[card]
                     known[i] += 1
                     shares[i] = known[i] * per_kind
-        if reveals:
-            self._known_cache = (len(reveals), reveals[-1], known, shares)
+        self._known_cache = (len(reveals), reveals[-1], known, shares)
         return shares
 
 
