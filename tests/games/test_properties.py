@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -187,3 +188,82 @@ def test_a_record_of_any_game_replays_to_the_same_state(setup: Setup, cut: float
         assert replayed.legal_actions() == state.legal_actions()
     for seat in [None, *range(state.players)]:
         assert replayed.view(seat) == state.view(seat)
+
+
+def expected_view(state: State[Any, Any], seat: int | None) -> dict[str, Any]:
+    """What each field of `seat`'s view must hold, by name, read off the state: the views are
+    built by position for speed, so this catches two fields of one type swapped."""
+    if isinstance(state, pw.PowwowState):
+        return {
+            "seat": seat,
+            "players": state.players,
+            "options": state.options,
+            "round": state.round,
+            "first_player": state.first,
+            "to_move": state.to_move,
+            "direction": state.direction,
+            "feathers": tuple(
+                tuple(None if s == seat or seat is None else f for f in worn)
+                for s, worn in enumerate(state.worn)
+            ),
+            "buzzards": tuple(state.buzzards),
+            "out": tuple(state.out),
+            "tomahawks": tuple(state.ready),
+            "guess": state.guess,
+            "owner": state.owner,
+            "agreed": state.agreed,
+            "turns": tuple(state.turns),
+            "used": tuple(state.used),
+            "stack_size": len(state.stack),
+            "rounds": tuple(state.rounds),
+            "terminal": state.is_terminal,
+            "winners": tuple(state.winners()),
+        }
+    assert isinstance(state, wt.WakatankaState)
+    return {
+        "seat": seat,
+        "players": state.players,
+        "options": state.options,
+        "to_move": state.to_move,
+        "marker": None if state.marker is None else wt.TILES[state.marker],
+        "hand": None
+        if seat is None
+        else tuple(
+            sorted(c for c, n in zip(wt.CARDS, state.hands[seat], strict=True) for _ in range(n))
+        ),
+        "hand_sizes": tuple(state.hand_size),
+        "tokens": tuple(state.tokens),
+        "stacks": {
+            tile: tuple(
+                wt.Slot(placer, wt.CARDS[card] if placer == seat else None)
+                for card, placer in state.stacks[t]
+            )
+            for t, tile in enumerate(wt.TILES)
+        },
+        "removed": tuple(state.removed),
+        "turns": tuple(state.turns),
+        "reveals": tuple(state.reveals),
+        "last_play": None
+        if state.last_play is None
+        else (state.last_play[0], wt.TILES[state.last_play[1]]),
+        "last_card": state.last_card,
+        "terminal": state.is_terminal,
+        "winners": tuple(state.winners()),
+    }
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_every_view_field_holds_what_its_name_says(setup: Setup) -> None:
+    def check(state: State[Any, Any], rng: random.Random) -> None:
+        if rng.random() > 0.3:
+            return
+        for seat in [None, *range(state.players)]:
+            view = state.view(seat)
+            want = expected_view(state, seat)
+            assert set(want) == {f.name for f in dataclasses.fields(view)}
+            for name, value in want.items():
+                got = getattr(view, name)
+                assert got == value and type(got) is type(value), f"{name}: {got!r}"
+
+    random_game(setup, check)
