@@ -18,6 +18,7 @@ import json
 import random
 from collections.abc import Mapping
 from functools import cache
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -155,7 +156,11 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         state = self.box.state
         if player != state.to_move:
             return []
-        return sorted(self.box.encoding.legal_indices(state.legal_actions()))
+        encoding = self.box.encoding
+        # the numbers in order, read off the mask (which the encoding keeps for common lists)
+        return list(
+            compress(range(encoding.num_actions), encoding.legal_mask(state.legal_actions()))
+        )
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         index = self.box.encoding.chance_index
