@@ -406,3 +406,58 @@ def test_the_replay_page_steps_through_a_finished_game_with_everything_revealed(
     href = page.locator("#download").get_attribute("href")
     assert href == f"/api/tables/{made['id']}/record"
     assert watched.errors == []
+
+
+# --- a player who left ---------------------------------------------------------------------------
+def test_a_game_stalled_on_an_away_player_moves_on_when_a_bot_takes_the_seat(
+    serve: Any, open_page: Any, shots: Path
+) -> None:
+    """Bob joins and never comes: Ana lets a bot play his seat, then leaves herself."""
+    client = serve(away_seconds=0.2)
+    watched = open_page(1280, 900)
+    page = watched.page
+    table_id = start_table(page, client.base, "powwow", 3, {1: "open", 2: "bot:random"}, {})
+    bob = client.join(table_id, "Bob")
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    expect(page.get_by_role("button", name="Leave — a bot plays on")).to_be_visible()
+    rng = random.Random(12)
+    banner = page.locator("#banner")
+    for _ in range(60):
+        page.wait_for_function(
+            "document.body.dataset.turn === 'you'"
+            " || document.getElementById('banner').textContent.startsWith('Waiting for Bob')"
+        )
+        if banner.inner_text().startswith("Waiting for Bob"):
+            break
+        before = at(page)
+        guess = page.locator("#guess-value")
+        guess.fill(str(int(guess.get_attribute("min") or 0) + rng.randrange(3)))
+        page.locator("#guess-btn").click()
+        after_move(page, before)
+    expect(banner).to_have_text("Waiting for Bob (not connected)")
+    stalled = at(page)
+    let_bot = page.get_by_role("button", name="Let a bot play")
+    expect(let_bot).to_be_visible()
+    expect(page.locator("#seat-tools")).to_contain_text("Bob has been away")
+    snap(page, shots / "let-a-bot-play.png")
+    let_bot.click()
+    expect(page.locator(".pw-seat[data-seat='1']")).to_contain_text("medium bot")
+    expect(let_bot).to_have_count(0)
+    page.wait_for_function(f"Number(document.body.dataset.at) > {stalled}")
+    assert client.state(table_id)["table"]["seats"][1]["kind"] == "bot"
+    response = client.http.get(
+        f"/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {bob['token']}"}
+    )
+    assert response.status_code == 403
+
+    # Ana has to go as well: after a confirmation a bot plays on for her and she watches
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Leave — a bot plays on").click()
+    expect(page.locator("#conn")).to_have_text("watching")
+    expect(page.locator(".pw-seat[data-seat='0']")).to_contain_text("medium bot")
+    expect(page.locator("#seat-tools")).to_be_hidden()
+    expect(page.locator("#end-dialog")).to_be_visible(timeout=60_000)
+    expect(page.get_by_role("button", name="Play again")).to_have_count(0)
+    assert page.evaluate(f"localStorage.getItem('campfire:seat:{table_id}')") is None
+    assert record_of(client, table_id).replay().is_terminal
+    assert watched.errors == [] and watched.toasts() == []

@@ -93,6 +93,29 @@ def test_a_seat_is_claimed_once(storage: Storage) -> None:
         storage.claim_seat("t2", 2, "Cy", "hc")  # a bot's seat
 
 
+def test_a_bot_takes_over_a_seat_once_and_only_from_its_player(storage: Storage) -> None:
+    storage.create(table_row("t5", PLAYING))
+    storage.claim_seat("t5", 0, "Ana", "ha")
+    storage.claim_seat("t5", 1, "Bob", "hb")
+    with pytest.raises(Conflict):
+        storage.hand_to_bot("t5", 1, "medium", "ha")  # not the token that holds seat 1
+    storage.hand_to_bot("t5", 1, "medium", "hb")
+    with pytest.raises(Conflict):
+        storage.hand_to_bot("t5", 1, "hard", "hb")  # a bot plays it already
+    with pytest.raises(Conflict):
+        storage.hand_to_bot("t5", 2, "hard", "hb")  # a bot's seat from the start
+    found = storage.load("t5")
+    assert found is not None
+    assert [(s.kind, s.level, s.name, s.token_hash) for s in found[0].seats] == [
+        ("human", None, "Ana", "ha"),
+        ("bot", "medium", "Bob", None),
+        ("bot", "random", None, None),
+    ]
+    # the freed token hash may be handed out again (it is unique among seats)
+    storage.create(table_row("t6"))
+    storage.claim_seat("t6", 0, "Bob", "hb")
+
+
 def test_an_entry_is_written_once(storage: Storage) -> None:
     storage.create(table_row("t3", PLAYING))
     storage.append("t3", 0, [{"player": 0, "action": "dispute"}], PLAYING, [])

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from campfire.kernel import Record, games, get_game
 from campfire.server.storage import FINISHED, PLAYING, WAITING, Storage
 from campfire.server.tables import (
+    AWAY_SECONDS,
     BOT,
     Connection,
     Hub,
@@ -87,6 +88,11 @@ class ActBody(_Body):
     at: int | None = Field(None, ge=0)
 
 
+class BotBody(_Body):
+    #: one of the game's bot levels; the server's default level when left out
+    level: str | None = Field(None, max_length=40)
+
+
 def display_name(raw: str) -> str:
     """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long."""
     name = " ".join(raw.split())
@@ -138,10 +144,11 @@ def create_app(
     bot_pause: float = 1.0,
     seed: int | None = None,
     schema: str | None = None,
+    away_seconds: float = AWAY_SECONDS,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg)."""
     storage = Storage(db_url, schema=schema)
-    hub = Hub(storage, bot_pause=bot_pause, seed=seed)
+    hub = Hub(storage, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -193,6 +200,11 @@ def create_app(
             return None
         seat = table.seat_of(token)
         if seat is None:
+            retired = table.retired_seat(token)
+            if retired is not None:
+                raise Refused(
+                    403, f"a bot now plays seat {retired}: this token no longer acts for it"
+                )
             raise Refused(403, "this seat token does not belong to this table")
         return seat
 
@@ -303,6 +315,23 @@ def create_app(
         nxt, new_seat, token = await hub.again(table, seat)
         return {"id": nxt.id, "seat": new_seat, "token": token, "table": nxt.meta()}
 
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot")
+    async def seat_to_bot(
+        table_id: str,
+        seat: int,
+        request: Request,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        table = await table_named(table_id)
+        by = seat_for(table, bearer(authorization))
+        if by is None:
+            raise Refused(
+                401, "only a player at this table can give a seat to a bot (send your seat token)"
+            )
+        body = await read_body(request, BotBody) if await request.body() else BotBody()
+        await hub.hand_to_bot(table, by, seat, body.level)
+        return {"id": table.id, "seat": seat, "table": table.meta()}
+
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
         table = await table_named(table_id)
@@ -381,10 +410,20 @@ def create_app(
             if kind == "ping":
                 conn.push({"type": "pong", "id": ref})
                 return
-            if kind != "act":
-                raise Refused(422, f"unknown message type {kind!r} (types: act, ping)")
+            if kind not in ("act", "bot"):
+                raise Refused(422, f"unknown message type {kind!r} (types: act, bot, ping)")
             if conn.seat is None:
                 raise Refused(403, "spectators watch: join a seat to play")
+            if kind == "bot":
+                seat = message.get("seat", conn.seat)
+                level = message.get("level")
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise Refused(422, "'seat' must be a seat number")
+                if level is not None and (not isinstance(level, str) or len(level) > 40):
+                    raise Refused(422, "'level' must be one of the game's bot levels")
+                await hub.hand_to_bot(table, conn.seat, seat, level)
+                conn.push({"type": "ok", "id": ref})
+                return
             try:
                 body = ActBody.model_validate(
                     {k: v for k, v in message.items() if k not in ("type", "id")}

@@ -192,6 +192,25 @@ class Storage:
             if done.rowcount != 1:
                 raise Conflict(f"seat {seat} is already taken")
 
+    def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> None:
+        """A bot of `level` takes over a person's seat and the seat token stops working;
+        Conflict when the seat changed hands first."""
+        with self.engine.begin() as db:
+            done = db.execute(
+                update(seats_t)
+                .where(
+                    and_(
+                        seats_t.c.table_id == table_id,
+                        seats_t.c.seat == seat,
+                        seats_t.c.kind == "human",
+                        seats_t.c.token_hash == token_hash,
+                    )
+                )
+                .values(kind="bot", level=level, token_hash=None)
+            )
+            if done.rowcount != 1:
+                raise Conflict(f"seat {seat} is no longer that player's")
+
     def append(
         self,
         table_id: str,

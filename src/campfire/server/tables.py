@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import math
 import random
 import secrets
 import time
@@ -55,6 +56,11 @@ QUEUE_LIMIT = 512
 CONNECTION_LIMIT = 64
 #: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
 FINISHED_KEPT = 200
+#: seconds a player must have been away (no open connection) before others may give their seat
+#: to a bot; a player may always give their own seat
+AWAY_SECONDS = 60.0
+#: the level of a bot that takes over a seat when the request names none
+TAKEOVER_LEVEL = "medium"
 
 
 class Refused(Exception):
@@ -129,6 +135,12 @@ class LiveTable:
     driver: asyncio.Task[None] | None = None
     #: event kinds of the last change (bots pause longer after a reveal)
     last_kinds: set[str] = field(default_factory=set)
+    #: seat -> when (time.monotonic) its player's last connection closed, or they sat down
+    away_since: dict[int, float] = field(default_factory=dict)
+    #: seconds away before other players may give a seat to a bot
+    away_limit: float = AWAY_SECONDS
+    #: token hash -> the seat it held before a bot took over (this run only: a clearer refusal)
+    retired: dict[str, int] = field(default_factory=dict)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -139,8 +151,26 @@ class LiveTable:
                 return seat.seat
         return None
 
+    def retired_seat(self, token: str) -> int | None:
+        """The seat a token held before it was given to a bot, if this server remembers it."""
+        return self.retired.get(token_hash(token))
+
     def free_seats(self) -> list[int]:
         return [s.seat for s in self.seats if not s.taken]
+
+    def away_for(self, seat: int) -> float | None:
+        """Seconds the seat's player has had no open connection; None while connected."""
+        since = self.away_since.get(seat)
+        return None if since is None else max(0.0, time.monotonic() - since)
+
+    def seat_connected(self, seat: int) -> None:
+        self.away_since.pop(seat, None)
+
+    def seat_disconnected(self, seat: int) -> None:
+        place = self.seats[seat]
+        seated = place.kind == HUMAN and place.token_hash is not None
+        if seated and not any(c.seat == seat for c in self.connections):
+            self.away_since[seat] = time.monotonic()
 
     def meta(self) -> dict[str, Any]:
         online: dict[int | None, int] = {}
@@ -156,21 +186,27 @@ class LiveTable:
             "at": self.at,
             "to_move": self.state.to_move if self.status == PLAYING else None,
             "winners": self.state.winners() if self.status == FINISHED else [],
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "name": s.name,
-                    "taken": s.taken,
-                    "online": s.kind == BOT or online.get(s.seat, 0) > 0,
-                }
-                for s in self.seats
-            ],
+            "seats": [self._seat_meta(s, online.get(s.seat, 0) > 0) for s in self.seats],
+            "away_limit": self.away_limit,
             "spectators": online.get(None, 0),
             "next": self.next_id,
             "created": self.created,
             "has_page": self.web.has_page,
+        }
+
+    def _seat_meta(self, s: Seat, online: bool) -> dict[str, Any]:
+        away = self.away_for(s.seat)
+        return {
+            "seat": s.seat,
+            "kind": s.kind,
+            "level": s.level,
+            "name": s.name,
+            "taken": s.taken,
+            "online": s.kind == BOT or online,
+            # a seated person with no open connection, and for how many seconds (the page
+            # offers "Let a bot play" once it reaches the table's away_limit)
+            "away": away is not None,
+            "away_for": None if away is None else math.floor(away * 10) / 10,
         }
 
     def update_for(
@@ -228,9 +264,11 @@ class Hub:
         *,
         bot_pause: float = 1.0,
         seed: int | None = None,
+        away_seconds: float = AWAY_SECONDS,
     ) -> None:
         self.storage = storage
         self.bot_pause = bot_pause
+        self.away_seconds = away_seconds
         self.seed = seed
         self.tables: dict[str, LiveTable] = {}
         self._loading = asyncio.Lock()
@@ -302,7 +340,11 @@ class Hub:
             updated=row.updated,
             next_id=row.next_id,
             at=len(entries),
+            away_limit=self.away_seconds,
         )
+        # nobody is connected yet: every seated person counts as away from now
+        now = time.monotonic()
+        table.away_since = {s.seat: now for s in table.seats if s.kind == HUMAN and s.taken}
         table.events = [(i + 1, e) for i, (_, events) in enumerate(steps) for e in events]
         self._seat_bots(table)
         return table
@@ -363,6 +405,7 @@ class Hub:
             status=WAITING,
             created=now,
             updated=now,
+            away_limit=self.away_seconds,
         )
         row = TableRow(
             table.id,
@@ -411,6 +454,8 @@ class Hub:
                 raise Refused(409, str(error)) from None
             place = table.seats[seat]
             place.name, place.token_hash = name, hashed
+            # away until their page connects
+            table.away_since[seat] = time.monotonic()
             if table.free_seats():
                 table.broadcast_meta()
             else:
@@ -449,6 +494,69 @@ class Hub:
             except IllegalAction as error:
                 raise Refused(409, str(error)) from None
             await self._commit(table, state, events, PLAYING)
+
+    async def hand_to_bot(
+        self, table: LiveTable, by: int, seat: int, level: str | None = None
+    ) -> None:
+        """A bot of `level` plays `seat` from now on, for good.
+
+        `by` gives their own seat whenever they like; another player may give a seat whose player
+        has been away for the table's away limit, so a table never stalls on someone who left.
+        The old seat token stops acting for the seat: its open connections become spectators'.
+        """
+        level = TAKEOVER_LEVEL if level is None else level
+        levels = table.game.bot_levels()
+        if level not in levels:
+            raise Refused(
+                422,
+                f"unknown bot level {level!r} for {table.game.title} (levels: {', '.join(levels)})",
+            )
+        async with table.lock:
+            if not 0 <= seat < table.players:
+                raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
+            if table.status == FINISHED:
+                raise Refused(409, "the game is over: there is no seat left to play")
+            place = table.seats[seat]
+            if place.kind == BOT:
+                raise Refused(409, f"seat {seat} is already played by a bot ({place.level})")
+            if place.token_hash is None:
+                raise Refused(409, f"seat {seat} is free: nobody sits there to hand it over")
+            if seat != by:
+                who = place.name or f"seat {seat}"
+                away = table.away_for(seat)
+                if away is None:
+                    raise Refused(
+                        409, f"{who} is connected: only {who} can give their seat to a bot now"
+                    )
+                if away < table.away_limit:
+                    wait = table.away_limit - away
+                    raise Refused(
+                        409,
+                        f"{who} has been away for {away:.0f} s: their seat can be given to a bot "
+                        f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
+                    )
+            old = place.token_hash
+            try:
+                await anyio.to_thread.run_sync(self.storage.hand_to_bot, table.id, seat, level, old)
+            except Conflict as error:
+                raise Refused(409, str(error)) from None
+            place.kind, place.level, place.token_hash = BOT, level, None
+            place.bot = make_bot(table.game, level, self._seed(table.id, seat))
+            table.retired[old] = seat
+            table.away_since.pop(seat, None)
+            table.updated = time.time()
+            notice = {
+                "type": "seat",
+                "seat": None,
+                "reason": f"a {level} bot now plays seat {seat}: you are watching",
+            }
+            for conn in list(table.connections):
+                if conn.seat == seat:
+                    conn.seat = None
+                    conn.push(notice)
+                    conn.push(table.update_for(None, table.events, full=True))
+            table.broadcast_meta()
+            self.kick(table)
 
     async def _commit(
         self, table: LiveTable, state: State[Any, Any], events: list[Event], status: str
@@ -509,12 +617,16 @@ class Hub:
             raise Refused(429, f"this table already has {CONNECTION_LIMIT} connections")
         conn = Connection(seat)
         table.connections.add(conn)
+        if seat is not None:
+            table.seat_connected(seat)
         conn.push(table.update_for(seat, table.events, full=True))
         table.broadcast_meta()
         return conn
 
     def disconnect(self, table: LiveTable, conn: Connection) -> None:
         table.connections.discard(conn)
+        if conn.seat is not None:
+            table.seat_disconnected(conn.seat)
         if not self._closing:
             table.broadcast_meta()
             self._forget_idle()

@@ -18,6 +18,8 @@ const page = {
   nextId: 1,
   endShown: false,
   stopped: false,
+  metaAt: 0, // performance.now() when the latest table summary arrived (away times count from it)
+  toolsTimer: null,
 };
 
 const you = () => (page.seat ? page.seat.seat : null);
@@ -123,11 +125,15 @@ function receive(message) {
     update(message);
   } else if (message.type === "table") {
     page.table = message.table;
+    page.metaAt = performance.now();
     if (page.msg) {
       page.msg.table = message.table;
       page.board.update(page.msg, { newEvents: [], metaOnly: true });
     }
     frame();
+  } else if (message.type === "seat" && message.seat === null && page.seat) {
+    // a bot plays this browser's seat now; the server already treats this socket as a spectator
+    leftSeat(message.reason);
   } else if (message.type === "ok") {
     const waiter = page.pending.get(message.id);
     if (waiter) { page.pending.delete(message.id); waiter.resolve(); }
@@ -137,10 +143,10 @@ function receive(message) {
       page.pending.delete(message.id);
       waiter.reject(new Error(message.reason));
     } else if (message.fatal && message.status === 403 && page.seat) {
-      // the seat token is not valid here (another server, a wiped database): watch instead
+      // the seat token is not valid here (a bot took the seat over, a wiped database): watch
       forgetSeat(tableId);
       page.seat = null;
-      toast("Your seat was not recognised; you are watching. Join again if a seat is free.");
+      toast(`${message.reason}. You are watching.`);
       page.ws.close();
     } else if (message.fatal) {
       page.stopped = true;
@@ -156,6 +162,7 @@ function update(message) {
   const before = page.msg;
   page.msg = message;
   page.table = message.table;
+  page.metaAt = performance.now();
   if (message.full) $("log").replaceChildren();
   addLog(message.events);
   page.board.update(message, { newEvents: message.full ? [] : message.events, full: message.full, before });
@@ -228,6 +235,7 @@ function frame() {
   document.title = `${prefix}${table.title} — Campfire`;
   $("invite-btn").hidden = table.status !== "waiting";
   waitingRoom();
+  seatTools();
   if (table.status === "finished" && !page.endShown) {
     page.endShown = true;
     // let the last reveal play before the end screen covers it
@@ -304,6 +312,78 @@ function joinForm(free) {
     }
   });
   return form;
+}
+
+// --- letting a bot play a seat -------------------------------------------------------------------
+/** Seconds the seat's player has been away now (the summary says how long when it was sent). */
+function awayFor(seat) {
+  return seat.away ? seat.away_for + (performance.now() - page.metaAt) / 1000 : null;
+}
+
+function duration(seconds) {
+  const s = Math.floor(seconds);
+  return s < 90 ? plural(s, "second") : plural(Math.floor(s / 60), "minute");
+}
+
+/** Your own seat can go to a bot any time; another player's once they have been away long enough. */
+function seatTools() {
+  const box = $("seat-tools");
+  const table = page.table;
+  const me = you();
+  clearTimeout(page.toolsTimer);
+  if (me === null || table.status === "finished") {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const rows = [];
+  let soonest = Infinity;
+  for (const seat of table.seats) {
+    if (seat.seat === me || seat.kind !== "human" || !seat.taken || !seat.away) continue;
+    const away = awayFor(seat);
+    if (away < table.away_limit) {
+      soonest = Math.min(soonest, table.away_limit - away);
+      continue;
+    }
+    rows.push(el("div", { class: "away-row", dataset: { seat: seat.seat } },
+      el("span", {}, `${seat.name} has been away for ${duration(away)}.`),
+      el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, "Let a bot play")));
+  }
+  rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, "Leave — a bot plays on"));
+  box.replaceChildren(...rows);
+  box.hidden = false;
+  // show "Let a bot play" the moment a seat has been away long enough, without waiting for news
+  if (soonest < Infinity) page.toolsTimer = setTimeout(seatTools, soonest * 1000 + 50);
+}
+
+async function handOver(seat, button) {
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/seats/${seat}/bot`, { method: "POST", token: page.seat.token, body: {} });
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+async function leave(button) {
+  if (!confirm("Leave this table? A bot plays your seat for the rest of the game, and you watch.")) return;
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/seats/${you()}/bot`, { method: "POST", token: page.seat.token, body: {} });
+    leftSeat("A bot plays your seat now: you are watching");
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+function leftSeat(reason) {
+  if (!page.seat) return;
+  forgetSeat(tableId);
+  page.seat = null;
+  toast(reason, "info");
+  if (page.table) frame();
 }
 
 // --- dialogs -------------------------------------------------------------------------------------
