@@ -4,6 +4,7 @@ over the seat of someone who has been away, so a table never stalls on a person 
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -252,3 +253,19 @@ def test_a_handed_over_seat_stays_a_bots_after_a_restart(process: Process) -> No
     assert final["table"]["status"] == "finished"
     moves = Record.loads(client.http.get(f"/api/tables/{table_id}/record").text).moves
     assert any(m.get("player") == 1 for m in moves[stalled["at"] :])
+
+
+def test_the_serve_command_sets_how_long_a_player_may_be_away(tmp_path: Path) -> None:
+    server = Process(
+        f"sqlite:///{tmp_path / 'away.sqlite3'}", "--bot-pause", "0", "--away-seconds", "0.3"
+    )
+    try:
+        client = server.start()
+        table_id, tokens = three_at_a_table(client)
+        stalled = play_until_turn_of(client, table_id, tokens, 1)  # Bob never connected
+        time.sleep(0.4)  # past this server's limit, far short of the usual minute
+        assert to_bot(client, table_id, 1, tokens[0]).status_code == 200
+        assert seats(client.state(table_id))[1][:2] == ("bot", "medium")
+        client.wait_for(table_id, lambda s: s["at"] > stalled["at"])  # the bot played
+    finally:
+        server.stop()

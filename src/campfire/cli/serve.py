@@ -23,6 +23,12 @@ def serve(
     seed: Annotated[
         int | None, typer.Option(help="fix the shuffles and the bots (for tests and demos)")
     ] = None,
+    away_seconds: Annotated[
+        float,
+        typer.Option(
+            help="seconds a player must be away before others may give their seat to a bot"
+        ),
+    ] = 60.0,
 ) -> None:
     """Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."""
     import uvicorn
@@ -33,8 +39,10 @@ def serve(
         fail(f"--port must be between 1 and 65535, not {port}")
     if bot_pause < 0:
         fail(f"--bot-pause cannot be negative ({bot_pause})")
+    if away_seconds < 0:
+        fail(f"--away-seconds cannot be negative ({away_seconds})")
     try:
-        app = create_app(db, bot_pause=bot_pause, seed=seed)
+        app = create_app(db, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
     except Exception as error:  # a bad URL or an unreachable database: one line, no traceback
         fail(f"cannot open the database {db!r}: {error}")
     print(f"Campfire is at http://{host}:{port}/", flush=True)
