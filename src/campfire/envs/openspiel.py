@@ -29,6 +29,10 @@ from campfire.kernel.encoding import Encoding
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, PlayerMove, State
 
+# OpenSpiel asks for the player to move several times a step: its ids as plain ints, once
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 #: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 stands for it)
 PARAMETERS: dict[str, dict[str, int | bool]] = {
     "powwow": {
@@ -148,9 +152,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         state = self.box.state
         if state.is_terminal:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         seat = state.to_move
-        return int(pyspiel.PlayerId.CHANCE) if seat is None else seat
+        return _CHANCE if seat is None else seat
 
     def _legal_actions(self, player: int) -> list[int]:
         state = self.box.state
@@ -178,7 +182,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state
         encoding = self.box.encoding
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             spec = state.chance_due()
             if spec is not None:
                 return _entry_text(state.game, encoding.chance_outcome(int(action), spec))
