@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +129,12 @@ action_like = st.fixed_dictionaries(
 )
 
 
+@pytest.fixture
+def roomy(serve: Callable[..., Client]) -> Client:
+    """A server that lets one address open a table per example (sixty in a few seconds)."""
+    return serve(tables_per_minute=1_000)
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -135,7 +143,8 @@ action_like = st.fixed_dictionaries(
         json_values, st.fixed_dictionaries({"action": action_like}, optional={"at": json_values})
     )
 )
-def test_random_bodies_never_break_the_server(client: Client, body: Any) -> None:
+def test_random_bodies_never_break_the_server(roomy: Client, body: Any) -> None:
+    client = roomy
     made = client.create("powwow", 2, name="Ana", options={"tomahawks": True})
     client.join(made["id"], "Bob")
     for path in (
@@ -195,3 +204,19 @@ def test_a_websocket_must_say_hello_with_a_valid_token(client: Client) -> None:
     with connect(f"{client.ws_base}/ws/tables/nosuchtable1") as ws:
         answer = json.loads(ws.recv(timeout=10))
         assert answer["status"] == 404 and answer["fatal"]
+
+
+def test_one_address_opens_only_so_many_tables_a_minute(serve: Callable[..., Client]) -> None:
+    client = serve(tables_per_minute=3)
+    body = {"game": "powwow", "players": 2, "bots": {"1": "random"}}
+    refused = client.http.post("/api/tables", json={**body, "players": 99})
+    assert refused.status_code == 422  # a refused table does not count
+    made = [client.http.post("/api/tables", json=body) for _ in range(3)]
+    assert [r.status_code for r in made] == [201, 201, 201]
+    before = client.http.get("/api/tables").json()
+    over = client.http.post("/api/tables", json=body)
+    assert over.status_code == 429
+    assert "3 a minute" in reason(over) and "try again in" in reason(over)
+    assert client.http.get("/api/tables").json() == before  # nothing was made
+    table = made[0].json()["id"]
+    assert client.join(table, "Ana")["seat"] == 0  # joining and playing are not limited

@@ -152,7 +152,14 @@ def test_serve_command_checks_its_arguments(tmp_path: Any) -> None:
 
     help_text = run("--help")
     assert help_text.returncode == 0
-    for option in ("--host", "--port", "--db", "--bot-pause", "--away-seconds"):
+    for option in (
+        "--host",
+        "--port",
+        "--db",
+        "--bot-pause",
+        "--away-seconds",
+        "--tables-per-minute",
+    ):
         assert option in help_text.stdout
     bad_port = run("--port", "70000")
     assert bad_port.returncode == 2 and "--port" in bad_port.stderr
@@ -164,3 +171,5 @@ def test_serve_command_checks_its_arguments(tmp_path: Any) -> None:
     assert negative.returncode == 2 and "--bot-pause" in negative.stderr
     never = run("--away-seconds", "-5")
     assert never.returncode == 2 and "--away-seconds" in never.stderr
+    closed = run("--tables-per-minute", "0")
+    assert closed.returncode == 2 and "--tables-per-minute" in closed.stderr

@@ -29,6 +29,9 @@ def serve(
             help="seconds a player must be away before others may give their seat to a bot"
         ),
     ] = 60.0,
+    tables_per_minute: Annotated[
+        int, typer.Option(help="new tables one address may open in a minute")
+    ] = 30,
 ) -> None:
     """Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."""
     import uvicorn
@@ -41,8 +44,16 @@ def serve(
         fail(f"--bot-pause cannot be negative ({bot_pause})")
     if away_seconds < 0:
         fail(f"--away-seconds cannot be negative ({away_seconds})")
+    if tables_per_minute < 1:
+        fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
     try:
-        app = create_app(db, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
+        app = create_app(
+            db,
+            bot_pause=bot_pause,
+            seed=seed,
+            away_seconds=away_seconds,
+            tables_per_minute=tables_per_minute,
+        )
     except Exception as error:  # a bad URL or an unreachable database: one line, no traceback
         fail(f"cannot open the database {db!r}: {error}")
     print(f"Campfire is at http://{host}:{port}/", flush=True)

@@ -12,7 +12,9 @@ import contextlib
 import json
 import logging
 import re
+import time
 import unicodedata
+from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -49,6 +51,8 @@ TABLE_ID = re.compile(r"^[a-z2-9]{12}$")
 #: seconds a new WebSocket has to say hello
 HELLO_TIMEOUT = 10.0
 LISTING_LIMIT = 30
+#: new tables one address may open in a minute (a person never needs more; a script might)
+TABLES_PER_MINUTE = 30
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 MEDIA_TYPES = {
@@ -137,6 +141,35 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
+class CreationLimit:
+    """How many tables one address may open per minute, so a script cannot fill the database
+    that everybody's tables live in."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._recent: dict[str, deque[float]] = {}
+
+    def check(self, address: str) -> None:
+        """Refuse (429) a new table for `address` when it has opened its share, saying when to
+        try again; a table counts once it is made (`made`)."""
+        now = time.monotonic()
+        if len(self._recent) > 10_000:  # forget the addresses that have gone quiet
+            self._recent = {a: q for a, q in self._recent.items() if now - q[-1] < 60}
+        recent = self._recent.setdefault(address, deque())
+        while recent and now - recent[0] >= 60:
+            recent.popleft()
+        if len(recent) >= self.per_minute:
+            wait = 60 - (now - recent[0])
+            raise Refused(
+                429,
+                f"too many new tables from one address: {self.per_minute} a minute at most; "
+                f"try again in {max(wait, 1):.0f} s",
+            )
+
+    def made(self, address: str) -> None:
+        self._recent.setdefault(address, deque()).append(time.monotonic())
+
+
 # --- the application -----------------------------------------------------------------------
 def create_app(
     db_url: str = "sqlite:///data/campfire.sqlite3",
@@ -145,8 +178,10 @@ def create_app(
     seed: int | None = None,
     schema: str | None = None,
     away_seconds: float = AWAY_SECONDS,
+    tables_per_minute: int = TABLES_PER_MINUTE,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg)."""
+    limit = CreationLimit(tables_per_minute)
     storage = Storage(db_url, schema=schema)
     hub = Hub(storage, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
 
@@ -263,7 +298,10 @@ def create_app(
     async def create_table(request: Request) -> dict[str, Any]:
         body = await read_body(request, CreateBody)
         name = display_name(body.name) if body.name is not None else None
+        address = request.client.host if request.client else ""
+        limit.check(address)
         table = await hub.create(TableSpec(body.game, body.players, body.options, body.bots))
+        limit.made(address)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
         if name is not None:
             seat, token = await hub.join(table, name, body.seat)
