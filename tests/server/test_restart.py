@@ -48,11 +48,16 @@ class Process:
             self.client.close()
 
 
+def sqlite_server(tmp_path: Path, *extra: str) -> Process:
+    """`campfire serve` on a SQLite file under `tmp_path`, bots without a pause."""
+    return Process(
+        f"sqlite:///{tmp_path / 'data' / 'campfire.sqlite3'}", "--bot-pause", "0", *extra
+    )
+
+
 @pytest.fixture
 def process(tmp_path: Path) -> Iterator[Process]:
-    server = Process(
-        f"sqlite:///{tmp_path / 'data' / 'campfire.sqlite3'}", "--bot-pause", "0", "--seed", "11"
-    )
+    server = sqlite_server(tmp_path, "--seed", "11")
     yield server
     server.stop()
 

@@ -15,7 +15,7 @@ import pytest
 from campfire.kernel import Record
 from tests.server.conftest import Client
 from tests.server.test_api import pick, play_to_end
-from tests.server.test_restart import Process
+from tests.server.test_restart import Process, sqlite_server
 from tests.server.test_wire import Checker, seat_sockets
 
 
@@ -227,9 +227,7 @@ def test_after_a_socket_hands_its_seat_over_it_only_gets_a_spectators_view(clien
 # --- across a restart ----------------------------------------------------------------------------
 @pytest.fixture
 def process(tmp_path: Path) -> Iterator[Process]:
-    server = Process(
-        f"sqlite:///{tmp_path / 'data' / 'campfire.sqlite3'}", "--bot-pause", "0", "--seed", "3"
-    )
+    server = sqlite_server(tmp_path, "--seed", "3")
     yield server
     server.stop()
 
@@ -256,9 +254,7 @@ def test_a_handed_over_seat_stays_a_bots_after_a_restart(process: Process) -> No
 
 
 def test_the_serve_command_sets_how_long_a_player_may_be_away(tmp_path: Path) -> None:
-    server = Process(
-        f"sqlite:///{tmp_path / 'away.sqlite3'}", "--bot-pause", "0", "--away-seconds", "0.3"
-    )
+    server = sqlite_server(tmp_path, "--away-seconds", "0.3")
     try:
         client = server.start()
         table_id, tokens = three_at_a_table(client)

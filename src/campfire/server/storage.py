@@ -176,25 +176,23 @@ class Storage:
 
     def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         """Give a free human seat to `name`; Conflict when someone took it first."""
-        with self.engine.begin() as db:
-            done = db.execute(
-                update(seats_t)
-                .where(
-                    and_(
-                        seats_t.c.table_id == table_id,
-                        seats_t.c.seat == seat,
-                        seats_t.c.kind == "human",
-                        seats_t.c.token_hash.is_(None),
-                    )
-                )
-                .values(name=name, token_hash=token_hash)
-            )
-            if done.rowcount != 1:
-                raise Conflict(f"seat {seat} is already taken")
+        taken = self._change_seat(table_id, seat, None, name=name, token_hash=token_hash)
+        if not taken:
+            raise Conflict(f"seat {seat} is already taken")
 
     def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> None:
         """A bot of `level` takes over a person's seat and the seat token stops working;
         Conflict when the seat changed hands first."""
+        handed = self._change_seat(
+            table_id, seat, token_hash, kind="bot", level=level, token_hash=None
+        )
+        if not handed:
+            raise Conflict(f"seat {seat} is no longer that player's")
+
+    def _change_seat(self, table_id: str, seat: int, holder: str | None, **values: Any) -> bool:
+        """Set `values` on a human seat only while `holder` (a token hash, None: nobody) holds
+        it, so two requests racing for one seat cannot both win; True when it changed."""
+        held = seats_t.c.token_hash.is_(None) if holder is None else seats_t.c.token_hash == holder
         with self.engine.begin() as db:
             done = db.execute(
                 update(seats_t)
@@ -203,13 +201,12 @@ class Storage:
                         seats_t.c.table_id == table_id,
                         seats_t.c.seat == seat,
                         seats_t.c.kind == "human",
-                        seats_t.c.token_hash == token_hash,
+                        held,
                     )
                 )
-                .values(kind="bot", level=level, token_hash=None)
+                .values(**values)
             )
-            if done.rowcount != 1:
-                raise Conflict(f"seat {seat} is no longer that player's")
+            return bool(done.rowcount == 1)
 
     def append(
         self,
