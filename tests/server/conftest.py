@@ -208,6 +208,37 @@ def pg_schema() -> Iterator[str]:
         conn.execute(f'DROP SCHEMA "{name}" CASCADE')
 
 
+@pytest.fixture
+def pg_database() -> Iterator[str]:
+    """A PostgreSQL database of its own for this test (for server processes), dropped after."""
+    import psycopg
+
+    name = f"campfire_test_{uuid.uuid4().hex[:12]}"
+    admin = "host=127.0.0.1 port=5432 dbname=postgres user=postgres"
+    try:
+        conn = psycopg.connect(admin, autocommit=True)
+    except psycopg.OperationalError as error:  # pragma: no cover - the suite needs PostgreSQL
+        pytest.fail(f"PostgreSQL at 127.0.0.1:5432 is required: {error}")
+    with conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield f"postgresql://postgres@127.0.0.1:5432/{name}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis every machine of this project runs; each database gets keys of its own."""
+    import redis
+
+    url = "redis://127.0.0.1:6379/0"
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=5).ping()
+    except redis.RedisError as error:  # pragma: no cover - the suite needs Redis
+        pytest.fail(f"Redis at 127.0.0.1:6379 is required: {error}")
+    return url
+
+
 def run_server_process(db: str, port: int, *extra: str) -> subprocess.Popen[str]:
     """`campfire serve` as its own process (for tests that kill it)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

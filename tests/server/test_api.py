@@ -260,7 +260,7 @@ def test_pages_and_game_files_are_served(client: Client) -> None:
 def test_finished_tables_leave_memory_and_come_back_from_storage(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("campfire.server.tables.FINISHED_KEPT", 1)
+    monkeypatch.setattr("campfire.server.hub.FINISHED_KEPT", 1)
     hub = client.app.state.hub
     ids = [client.create("powwow", 2, {0: "random", 1: "random"})["id"] for _ in range(3)]
     for table_id in ids:

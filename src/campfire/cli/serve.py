@@ -1,8 +1,10 @@
-"""`campfire serve`: the game server and the browser table."""
+"""`campfire serve`: the game server and the browser table; `campfire db upgrade`: its schema."""
 
 from __future__ import annotations
 
-from typing import Annotated
+import json
+import os
+from typing import Annotated, Any
 
 import typer
 
@@ -17,6 +19,15 @@ def serve(
     db: Annotated[
         str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
     ] = DEFAULT_DB,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://host:6379/0): lets several processes serve one database"
+        ),
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="server processes on this port (more than 1 needs --redis)")
+    ] = 1,
     bot_pause: Annotated[
         float, typer.Option(help="seconds a bot waits before it plays, so people can follow")
     ] = 1.0,
@@ -32,11 +43,19 @@ def serve(
     tables_per_minute: Annotated[
         int, typer.Option(help="new tables one address may open in a minute")
     ] = 30,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="proxies (comma-separated addresses, or *) whose X-Forwarded-For is trusted; "
+            "default: none"
+        ),
+    ] = None,
 ) -> None:
     """Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."""
     import uvicorn
 
     from campfire.server import create_app
+    from campfire.server.app import CONFIG_VARIABLE
 
     if not 0 < port < 65536:
         fail(f"--port must be between 1 and 65535, not {port}")
@@ -46,19 +65,94 @@ def serve(
         fail(f"--away-seconds cannot be negative ({away_seconds})")
     if tables_per_minute < 1:
         fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
+    if workers < 1:
+        fail(f"--workers must be at least 1, not {workers}")
+    if workers > 1 and redis is None:
+        fail("--workers above 1 needs --redis: the processes share tables through Redis")
+    settings: dict[str, Any] = {
+        "db_url": db,
+        "bot_pause": bot_pause,
+        "seed": seed,
+        "away_seconds": away_seconds,
+        "tables_per_minute": tables_per_minute,
+        "redis_url": redis,
+    }
+    proxy_headers = forwarded_allow_ips is not None
+    trusted = forwarded_allow_ips or ""
+    if redis is not None:
+        try:
+            _check_redis(redis)
+        except RuntimeError as error:
+            fail(str(error))
     try:
-        app = create_app(
-            db,
-            bot_pause=bot_pause,
-            seed=seed,
-            away_seconds=away_seconds,
-            tables_per_minute=tables_per_minute,
-        )
+        # opening it here upgrades the schema once and turns a bad URL into one clear line
+        app = create_app(**settings)
     except Exception as error:  # a bad URL or an unreachable database: one line, no traceback
         fail(f"cannot open the database {db!r}: {error}")
     print(f"Campfire is at http://{host}:{port}/", flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=64 * 1024, log_level="warning")
+    if workers == 1:
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            ws_max_size=64 * 1024,
+            log_level="warning",
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=trusted,
+        )
+        return
+    os.environ[CONFIG_VARIABLE] = json.dumps(settings)
+    uvicorn.run(
+        "campfire.server.app:app_from_env",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        ws_max_size=64 * 1024,
+        log_level="warning",
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=trusted,
+    )
+
+
+def _check_redis(url: str) -> None:
+    import redis as redis_client
+
+    try:
+        client = redis_client.Redis.from_url(url, socket_connect_timeout=5)
+        client.ping()
+        client.close()
+    except (ValueError, redis_client.RedisError) as error:
+        raise RuntimeError(f"cannot reach Redis at {url}: {error}") from None
+
+
+db_app = typer.Typer(help="The server's database: create or upgrade its layout.")
+
+
+@db_app.command("upgrade")
+def upgrade(
+    db: Annotated[
+        str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
+    ] = DEFAULT_DB,
+) -> None:
+    """Create the tables, or bring an older database to the newest layout (nothing is lost)."""
+    from campfire.server import migrate
+    from campfire.server.storage import Storage
+
+    try:
+        storage = Storage(db, upgrade=False)
+        before = migrate.current(storage.raw_engine)
+        migrate.upgrade(storage.raw_engine)
+        after = migrate.current(storage.raw_engine)
+        storage.close()
+    except Exception as error:
+        fail(f"cannot upgrade the database {db!r}: {error}")
+    if before == after:
+        print(f"the database is up to date (revision {after})")
+    else:
+        print(f"upgraded the database from revision {before or 'none'} to {after}")
 
 
 def register(app: typer.Typer) -> None:
     app.command("serve")(serve)
+    app.add_typer(db_app, name="db")

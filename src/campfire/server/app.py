@@ -12,9 +12,7 @@ import contextlib
 import json
 import logging
 import re
-import time
 import unicodedata
-from collections import deque
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -28,16 +26,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from campfire.kernel import Record, games, get_game
+from campfire.server.bus import Bus, make_bus
+from campfire.server.connections import Connection
+from campfire.server.hub import Hub, Refused, TableSpec
+from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
 from campfire.server.storage import FINISHED, PLAYING, WAITING, Storage
-from campfire.server.tables import (
-    AWAY_SECONDS,
-    BOT,
-    Connection,
-    Hub,
-    LiveTable,
-    Refused,
-    TableSpec,
-)
 from campfire.server.webgame import web_game
 
 log = logging.getLogger("campfire.server")
@@ -53,6 +46,9 @@ HELLO_TIMEOUT = 10.0
 LISTING_LIMIT = 30
 #: new tables one address may open in a minute (a person never needs more; a script might)
 TABLES_PER_MINUTE = 30
+
+#: how `campfire serve --workers N` hands its settings to each worker process
+CONFIG_VARIABLE = "CAMPFIRE_SERVE_CONFIG"
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 MEDIA_TYPES = {
@@ -143,31 +139,21 @@ def bearer(authorization: str | None) -> str | None:
 
 class CreationLimit:
     """How many tables one address may open per minute, so a script cannot fill the database
-    that everybody's tables live in."""
+    that everybody's tables live in; counted on the bus, so every process shares the count."""
 
-    def __init__(self, per_minute: int) -> None:
+    def __init__(self, bus: Bus, per_minute: int) -> None:
+        self.bus = bus
         self.per_minute = per_minute
-        self._recent: dict[str, deque[float]] = {}
 
-    def check(self, address: str) -> None:
-        """Refuse (429) a new table for `address` when it has opened its share, saying when to
-        try again; a table counts once it is made (`made`)."""
-        now = time.monotonic()
-        if len(self._recent) > 10_000:  # forget the addresses that have gone quiet
-            self._recent = {a: q for a, q in self._recent.items() if now - q[-1] < 60}
-        recent = self._recent.setdefault(address, deque())
-        while recent and now - recent[0] >= 60:
-            recent.popleft()
-        if len(recent) >= self.per_minute:
-            wait = 60 - (now - recent[0])
+    async def check(self, address: str) -> None:
+        """Count a new table for `address`, or refuse (429) saying when to try again."""
+        wait = await self.bus.hit(f"tables:{address}", self.per_minute, 60.0)
+        if wait is not None:
             raise Refused(
                 429,
                 f"too many new tables from one address: {self.per_minute} a minute at most; "
                 f"try again in {max(wait, 1):.0f} s",
             )
-
-    def made(self, address: str) -> None:
-        self._recent.setdefault(address, deque()).append(time.monotonic())
 
 
 # --- the application -----------------------------------------------------------------------
@@ -179,11 +165,14 @@ def create_app(
     schema: str | None = None,
     away_seconds: float = AWAY_SECONDS,
     tables_per_minute: int = TABLES_PER_MINUTE,
+    redis_url: str | None = None,
 ) -> FastAPI:
-    """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg)."""
-    limit = CreationLimit(tables_per_minute)
+    """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg); with
+    `redis_url`, any number of processes serve the same database together."""
     storage = Storage(db_url, schema=schema)
-    hub = Hub(storage, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
+    bus = make_bus(redis_url, db_url, schema)
+    limit = CreationLimit(bus, tables_per_minute)
+    hub = Hub(storage, bus, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -229,19 +218,6 @@ def create_app(
         if not TABLE_ID.match(table_id):
             raise Refused(404, f"there is no table {table_id[:40]!r}")
         return await hub.get(table_id)
-
-    def seat_for(table: LiveTable, token: str | None) -> int | None:
-        if token is None:
-            return None
-        seat = table.seat_of(token)
-        if seat is None:
-            retired = table.retired_seat(token)
-            if retired is not None:
-                raise Refused(
-                    403, f"a bot now plays seat {retired}: this token no longer acts for it"
-                )
-            raise Refused(403, "this seat token does not belong to this table")
-        return seat
 
     # --- games ---------------------------------------------------------------------------
     @app.get("/api/games")
@@ -299,9 +275,8 @@ def create_app(
         body = await read_body(request, CreateBody)
         name = display_name(body.name) if body.name is not None else None
         address = request.client.host if request.client else ""
-        limit.check(address)
+        await limit.check(address)
         table = await hub.create(TableSpec(body.game, body.players, body.options, body.bots))
-        limit.made(address)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
         if name is not None:
             seat, token = await hub.join(table, name, body.seat)
@@ -311,7 +286,9 @@ def create_app(
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return (await table_named(table_id)).meta()
+        table = await table_named(table_id)
+        await hub.current(table)
+        return table.meta()
 
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, request: Request) -> dict[str, Any]:
@@ -325,7 +302,8 @@ def create_app(
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        seat = seat_for(table, bearer(authorization))
+        await hub.current(table)
+        seat = await hub.seat_for(table, bearer(authorization))
         return table.update_for(seat, table.events, full=True)
 
     @app.post("/api/tables/{table_id}/actions")
@@ -333,7 +311,7 @@ def create_app(
         table_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        seat = seat_for(table, bearer(authorization))
+        seat = await hub.seat_for(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "acting needs your seat token ('Authorization: Bearer <token>')")
         body = await read_body(request, ActBody)
@@ -347,7 +325,7 @@ def create_app(
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        seat = seat_for(table, bearer(authorization))
+        seat = await hub.seat_for(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "only a player at this table can start the next game")
         nxt, new_seat, token = await hub.again(table, seat)
@@ -361,7 +339,7 @@ def create_app(
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        by = seat_for(table, bearer(authorization))
+        by = await hub.seat_for(table, bearer(authorization))
         if by is None:
             raise Refused(
                 401, "only a player at this table can give a seat to a bot (send your seat token)"
@@ -373,6 +351,7 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
         table = await table_named(table_id)
+        await hub.current(table)
         if table.status != FINISHED:
             raise Refused(409, "the record shows every hidden card: it is ready when the game ends")
         text = Record.of(table.state).dumps()
@@ -386,6 +365,7 @@ def create_app(
     @app.get("/api/tables/{table_id}/replay")
     async def replay_step(table_id: str, step: int = 0) -> dict[str, Any]:
         table = await table_named(table_id)
+        await hub.current(table)
         if table.status != FINISHED:
             raise Refused(409, "a replay shows everything: it opens when the game ends")
         record = Record.of(table.state)
@@ -421,7 +401,7 @@ def create_app(
         try:
             table = await table_named(table_id)
             seat = await _hello(websocket, table)
-            conn = hub.connect(table, seat)
+            conn = await hub.connect(table, seat)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -433,7 +413,7 @@ def create_app(
                     break
                 await _handle(table, conn, message)
         finally:
-            hub.disconnect(table, conn)
+            await hub.disconnect(table, conn)
             conn.push(None)
             with contextlib.suppress(Exception):
                 await sender
@@ -488,7 +468,7 @@ def create_app(
         token = message.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 100):
             raise Refused(422, "'token' must be your seat token, or null to watch")
-        return seat_for(table, token)
+        return await hub.seat_for(table, token)
 
     async def _receive(websocket: WebSocket) -> Any:
         """The next JSON message; None when the socket closed. Refused messages get an error."""
@@ -532,9 +512,9 @@ def create_app(
             if websocket.application_state != WebSocketState.DISCONNECTED:
                 await websocket.close(1000 if not conn.dropped else 1013)
 
-    async def _send(websocket: WebSocket, message: Mapping[str, Any]) -> bool:
+    async def _send(websocket: WebSocket, message: Mapping[str, Any] | str) -> bool:
         try:
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(message if isinstance(message, str) else json.dumps(message))
             return True
         except Exception:
             return False
@@ -602,3 +582,10 @@ def _title(name: str) -> str:
         return get_game(name).title
     except KeyError:
         return name
+
+
+def app_from_env() -> FastAPI:
+    """The app of one `campfire serve --workers N` worker, set up from the environment."""
+    import os
+
+    return create_app(**json.loads(os.environ[CONFIG_VARIABLE]))

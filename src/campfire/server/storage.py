@@ -1,28 +1,26 @@
 """Tables on disk: each table is its seats plus its record, one row per record entry.
 
 A move is written (and committed) before anyone is told about it, so a killed server loses
-nothing it acknowledged. The primary key (table, index) makes a second writer of the same entry
-fail instead of forking the game. SQLite by default, PostgreSQL (or any SQLAlchemy URL) by URL.
+nothing it acknowledged. Every writing transaction starts by counting up the table's `version`,
+which takes the table's row lock: writers of one table go one at a time on every database, and
+what they read after that is current. The primary key (table, index) and the `moves` guard make
+a second writer of the same entry fail instead of forking the game. A seat that fills the table
+is committed together with the deal, so no kill leaves a full table that never starts.
+SQLite by default, PostgreSQL (or any SQLAlchemy URL) by URL; the layout comes from `migrate`.
 """
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import (
-    Column,
+    Connection,
     Engine,
-    Float,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     and_,
     create_engine,
     delete,
@@ -35,45 +33,27 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
-WAITING = "waiting"
-PLAYING = "playing"
-FINISHED = "finished"
-
-metadata = MetaData()
-
-tables_t = Table(
-    "campfire_tables",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(40), nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("options", Text, nullable=False),
-    Column("status", String(16), nullable=False, index=True),
-    Column("moves", Integer, nullable=False, default=0),
-    Column("winners", Text, nullable=False, default="[]"),
-    Column("created", Float, nullable=False),
-    Column("updated", Float, nullable=False),
-    Column("next_id", String(32), nullable=True),
+from campfire.server import migrate
+from campfire.server.schema import (
+    FINISHED,
+    PLAYING,
+    WAITING,
+    moves_t,
+    seats_t,
+    tables_t,
 )
 
-seats_t = Table(
-    "campfire_seats",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),  # human or bot
-    Column("level", String(40), nullable=True),  # the bot's level
-    Column("name", String(80), nullable=True),  # None: the seat is free
-    Column("token_hash", String(64), nullable=True, unique=True),
-)
-
-moves_t = Table(
-    "campfire_moves",
-    metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("entry", Text, nullable=False),
-)
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "WAITING",
+    "Conflict",
+    "Deal",
+    "SeatRow",
+    "Storage",
+    "TableRow",
+    "engine_url",
+]
 
 
 class Conflict(Exception):
@@ -87,6 +67,7 @@ class SeatRow:
     level: str | None
     name: str | None
     token_hash: str | None
+    retired_hash: str | None = None
 
 
 @dataclass
@@ -102,6 +83,18 @@ class TableRow:
     updated: float
     next_id: str | None
     seats: list[SeatRow] = field(default_factory=list)
+    version: int = 0
+    to_move: int | None = None
+
+
+@dataclass
+class Deal:
+    """The entries that start a game (the opening chance outcomes) and where they leave it."""
+
+    entries: list[dict[str, Any]]
+    status: str
+    winners: list[int]
+    to_move: int | None
 
 
 def engine_url(url: str) -> str:
@@ -112,18 +105,25 @@ def engine_url(url: str) -> str:
     return url
 
 
+def dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
 class Storage:
     """Synchronous storage; the server calls it from worker threads.
 
-    `schema` puts the tables in a PostgreSQL schema (tests give each run its own).
+    `schema` puts the tables in a PostgreSQL schema (tests give each run its own). The layout is
+    brought up to date on opening unless `upgrade=False` (`campfire db upgrade` does it apart).
     """
 
-    def __init__(self, url: str, schema: str | None = None) -> None:
+    def __init__(self, url: str, schema: str | None = None, *, upgrade: bool = True) -> None:
         url = engine_url(url)
         try:
             parsed = make_url(url)
         except ArgumentError:
             raise ValueError(f"not a database URL: {url!r}") from None
+        self.url = url
+        self.schema = schema
         self.sqlite = parsed.get_backend_name() == "sqlite"
         kwargs: dict[str, Any] = {}
         if self.sqlite:
@@ -131,32 +131,40 @@ class Storage:
             if database and database != ":memory:":
                 Path(database).parent.mkdir(parents=True, exist_ok=True)
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
         engine = create_engine(url, **kwargs)
         if self.sqlite:
             event.listen(engine, "connect", _sqlite_pragmas)
+        self.raw_engine: Engine = engine
+        if upgrade:
+            migrate.upgrade(engine, schema)
         if schema is not None:
             engine = engine.execution_options(schema_translate_map={None: schema})
         self.engine: Engine = engine
-        metadata.create_all(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
     # --- writing ---------------------------------------------------------------------------
-    def create(self, row: TableRow) -> None:
+    def create(self, row: TableRow, deal: Deal | None = None) -> int:
+        """A new table with its seats; with `deal`, already started (a table of bots only)."""
+        now = time.time()
         with self.engine.begin() as db:
             db.execute(
                 insert(tables_t).values(
                     id=row.id,
                     game=row.game,
                     players=row.players,
-                    options=json.dumps(row.options),
+                    options=dumps(row.options),
                     status=row.status,
                     moves=row.moves,
-                    winners=json.dumps(row.winners),
+                    winners=dumps(row.winners),
                     created=row.created,
                     updated=row.updated,
                     next_id=row.next_id,
+                    version=1,
+                    to_move=row.to_move,
                 )
             )
             db.execute(
@@ -169,44 +177,60 @@ class Storage:
                         "level": s.level,
                         "name": s.name,
                         "token_hash": s.token_hash,
+                        "retired_hash": s.retired_hash,
                     }
                     for s in row.seats
                 ],
             )
+            if deal is not None:
+                return _write(
+                    db, row.id, 0, deal.entries, deal.status, deal.winners, deal.to_move, now
+                )
+        return 1
 
-    def claim_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
-        """Give a free human seat to `name`; Conflict when someone took it first."""
-        taken = self._change_seat(table_id, seat, None, name=name, token_hash=token_hash)
-        if not taken:
-            raise Conflict(f"seat {seat} is already taken")
+    def claim_seat(
+        self, table_id: str, seat: int, name: str, token_hash: str, deal: Deal | None = None
+    ) -> tuple[int, bool]:
+        """Give a free human seat to `name`; Conflict when someone took it first.
 
-    def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> None:
+        With `deal`, a seat that fills the table starts the game in the same transaction.
+        Gives the table's new version and whether the game started."""
+        with self.engine.begin() as db:
+            version = _bump(db, table_id)
+            taken = _change_seat(db, table_id, seat, None, name=name, token_hash=token_hash)
+            if not taken:
+                raise Conflict(f"seat {seat} is already taken")
+            if deal is None or not _full(db, table_id):
+                return version, False
+            version = _write(db, table_id, 0, deal.entries, deal.status, deal.winners, deal.to_move)
+            return version, True
+
+    def begin(self, table_id: str, deal: Deal) -> int:
+        """Start a full waiting table that was never dealt (a database from an older server)."""
+        with self.engine.begin() as db:
+            _bump(db, table_id)
+            if not _full(db, table_id):
+                raise Conflict(f"table {table_id} still has free seats")
+            return _write(db, table_id, 0, deal.entries, deal.status, deal.winners, deal.to_move)
+
+    def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> int:
         """A bot of `level` takes over a person's seat and the seat token stops working;
         Conflict when the seat changed hands first."""
-        handed = self._change_seat(
-            table_id, seat, token_hash, kind="bot", level=level, token_hash=None
-        )
-        if not handed:
-            raise Conflict(f"seat {seat} is no longer that player's")
-
-    def _change_seat(self, table_id: str, seat: int, holder: str | None, **values: Any) -> bool:
-        """Set `values` on a human seat only while `holder` (a token hash, None: nobody) holds
-        it, so two requests racing for one seat cannot both win; True when it changed."""
-        held = seats_t.c.token_hash.is_(None) if holder is None else seats_t.c.token_hash == holder
         with self.engine.begin() as db:
-            done = db.execute(
-                update(seats_t)
-                .where(
-                    and_(
-                        seats_t.c.table_id == table_id,
-                        seats_t.c.seat == seat,
-                        seats_t.c.kind == "human",
-                        held,
-                    )
-                )
-                .values(**values)
+            version = _bump(db, table_id)
+            handed = _change_seat(
+                db,
+                table_id,
+                seat,
+                token_hash,
+                kind="bot",
+                level=level,
+                token_hash=None,
+                retired_hash=token_hash,
             )
-            return bool(done.rowcount == 1)
+            if not handed:
+                raise Conflict(f"seat {seat} is no longer that player's")
+            return version
 
     def append(
         self,
@@ -215,37 +239,21 @@ class Storage:
         entries: Sequence[dict[str, Any]],
         status: str,
         winners: Sequence[int],
-    ) -> None:
-        """Write record entries `start...` and the table's new status in one transaction."""
-        now = time.time()
+        to_move: int | None = None,
+    ) -> int:
+        """Write record entries `start...` and the table's new status in one transaction;
+        gives the table's new version."""
         try:
             with self.engine.begin() as db:
-                if entries:
-                    db.execute(
-                        insert(moves_t),
-                        [
-                            {"table_id": table_id, "idx": start + i, "entry": json.dumps(e)}
-                            for i, e in enumerate(entries)
-                        ],
-                    )
-                done = db.execute(
-                    update(tables_t)
-                    .where(and_(tables_t.c.id == table_id, tables_t.c.moves == start))
-                    .values(
-                        moves=start + len(entries),
-                        status=status,
-                        winners=json.dumps(list(winners)),
-                        updated=now,
-                    )
-                )
-                if done.rowcount != 1:
-                    raise Conflict(f"table {table_id} is no longer at entry {start}")
+                return _write(db, table_id, start, entries, status, winners, to_move)
         except IntegrityError:
             raise Conflict(f"entry {start} of table {table_id} was already written") from None
 
-    def set_next(self, table_id: str, next_id: str) -> None:
+    def set_next(self, table_id: str, next_id: str) -> int:
         with self.engine.begin() as db:
+            version = _bump(db, table_id)
             db.execute(update(tables_t).where(tables_t.c.id == table_id).values(next_id=next_id))
+            return version
 
     def delete(self, table_id: str) -> None:
         with self.engine.begin() as db:
@@ -256,26 +264,90 @@ class Storage:
     # --- reading ---------------------------------------------------------------------------
     def load(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]] | None:
         """The table and its record entries, or None when there is no such table."""
+        return self.load_since(table_id, 0)
+
+    def load_since(self, table_id: str, start: int) -> tuple[TableRow, list[dict[str, Any]]] | None:
+        """The table with its seats, and its record entries from `start` up to its `moves`."""
         with self.engine.connect() as db:
             row = db.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             table = _table(row)
             table.seats = [
-                SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash)
+                _seat(r)
                 for r in db.execute(
                     select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
                 )
             ]
+            # entries past `moves` may have been committed since the row was read: the next
+            # look takes them, together with the row that counts them
             entries = [
-                json.loads(r.entry)
+                orjson.loads(r.entry)
                 for r in db.execute(
                     select(moves_t.c.entry)
-                    .where(moves_t.c.table_id == table_id)
+                    .where(
+                        and_(
+                            moves_t.c.table_id == table_id,
+                            moves_t.c.idx >= start,
+                            moves_t.c.idx < table.moves,
+                        )
+                    )
                     .order_by(moves_t.c.idx)
                 )
             ]
         return table, entries
+
+    def versions(self, ids: Iterable[str]) -> dict[str, int]:
+        """Each table's version, to tell in one query which ones changed elsewhere."""
+        wanted = list(ids)
+        found: dict[str, int] = {}
+        with self.engine.connect() as db:
+            for i in range(0, len(wanted), 500):
+                chunk = wanted[i : i + 500]
+                rows = db.execute(
+                    select(tables_t.c.id, tables_t.c.version).where(tables_t.c.id.in_(chunk))
+                )
+                found.update({r.id: r.version for r in rows})
+        return found
+
+    def stalled(self, before: float) -> list[str]:
+        """Tables that wait on the server itself since `before`: a bot to move, or every seat
+        filled and no deal yet (left so by a server that stopped between the two)."""
+        with self.engine.connect() as db:
+            bots = db.execute(
+                select(tables_t.c.id)
+                .join(
+                    seats_t,
+                    and_(seats_t.c.table_id == tables_t.c.id, seats_t.c.seat == tables_t.c.to_move),
+                )
+                .where(
+                    and_(
+                        tables_t.c.status == PLAYING,
+                        seats_t.c.kind == "bot",
+                        tables_t.c.updated < before,
+                    )
+                )
+            )
+            ids = [r.id for r in bots]
+            free = (
+                select(func.count())
+                .select_from(seats_t)
+                .where(
+                    and_(
+                        seats_t.c.table_id == tables_t.c.id,
+                        seats_t.c.kind == "human",
+                        seats_t.c.token_hash.is_(None),
+                    )
+                )
+                .scalar_subquery()
+            )
+            full = db.execute(
+                select(tables_t.c.id).where(
+                    and_(tables_t.c.status == WAITING, tables_t.c.updated < before, free == 0)
+                )
+            )
+            ids.extend(r.id for r in full)
+        return ids
 
     def ids(self, statuses: Sequence[str]) -> list[str]:
         with self.engine.connect() as db:
@@ -306,9 +378,7 @@ class Storage:
             for r in db.execute(
                 select(seats_t).where(seats_t.c.table_id.in_(list(by_id))).order_by(seats_t.c.seat)
             ):
-                by_id[r.table_id].seats.append(
-                    SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash)
-                )
+                by_id[r.table_id].seats.append(_seat(r))
             return found
 
     def count(self) -> int:
@@ -316,19 +386,111 @@ class Storage:
             return int(db.execute(select(func.count()).select_from(tables_t)).scalar_one())
 
 
+def _bump(db: Connection, table_id: str) -> int:
+    """Count the table's version up: the row lock that makes this table's writers take turns."""
+    version = db.execute(
+        update(tables_t)
+        .where(tables_t.c.id == table_id)
+        .values(version=tables_t.c.version + 1)
+        .returning(tables_t.c.version)
+    ).scalar()
+    if version is None:
+        raise Conflict(f"there is no table {table_id}")
+    return int(version)
+
+
+def _write(
+    db: Connection,
+    table_id: str,
+    start: int,
+    entries: Sequence[dict[str, Any]],
+    status: str,
+    winners: Sequence[int],
+    to_move: int | None,
+    now: float | None = None,
+) -> int:
+    """Entries `start...` and the new status, guarded by the table still being at `start`."""
+    version = db.execute(
+        update(tables_t)
+        .where(and_(tables_t.c.id == table_id, tables_t.c.moves == start))
+        .values(
+            moves=start + len(entries),
+            status=status,
+            winners=dumps(list(winners)),
+            updated=time.time() if now is None else now,
+            version=tables_t.c.version + 1,
+            to_move=to_move,
+        )
+        .returning(tables_t.c.version)
+    ).scalar()
+    if version is None:
+        raise Conflict(f"table {table_id} is no longer at entry {start}")
+    if entries:
+        db.execute(
+            insert(moves_t),
+            [
+                {"table_id": table_id, "idx": start + i, "entry": dumps(e)}
+                for i, e in enumerate(entries)
+            ],
+        )
+    return int(version)
+
+
+def _change_seat(
+    db: Connection, table_id: str, seat: int, holder: str | None, **values: Any
+) -> bool:
+    """Set `values` on a human seat only while `holder` (a token hash, None: nobody) holds it,
+    so two requests racing for one seat cannot both win; True when it changed."""
+    held = seats_t.c.token_hash.is_(None) if holder is None else seats_t.c.token_hash == holder
+    done = db.execute(
+        update(seats_t)
+        .where(
+            and_(
+                seats_t.c.table_id == table_id,
+                seats_t.c.seat == seat,
+                seats_t.c.kind == "human",
+                held,
+            )
+        )
+        .values(**values)
+    )
+    return bool(done.rowcount == 1)
+
+
+def _full(db: Connection, table_id: str) -> bool:
+    free = db.execute(
+        select(func.count())
+        .select_from(seats_t)
+        .where(
+            and_(
+                seats_t.c.table_id == table_id,
+                seats_t.c.kind == "human",
+                seats_t.c.token_hash.is_(None),
+            )
+        )
+    ).scalar_one()
+    return int(free) == 0
+
+
 def _table(row: Any) -> TableRow:
     return TableRow(
         id=row["id"],
         game=row["game"],
         players=row["players"],
-        options=json.loads(row["options"]),
+        options=orjson.loads(row["options"]),
         status=row["status"],
         moves=row["moves"],
-        winners=json.loads(row["winners"]),
+        winners=orjson.loads(row["winners"]),
         created=row["created"],
         updated=row["updated"],
         next_id=row["next_id"],
+        version=row["version"],
+        to_move=row["to_move"],
     )
+
+
+def _seat(r: Any) -> SeatRow:
+    return SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash, r.retired_hash)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

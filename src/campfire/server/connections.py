@@ -1,0 +1,34 @@
+"""One WebSocket's side of a table: its seat and the messages waiting to be sent to it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+
+#: messages waiting for one slow connection before it is dropped
+QUEUE_LIMIT = 512
+
+
+def encode(message: dict[str, Any]) -> str:
+    return orjson.dumps(message).decode()
+
+
+class Connection:
+    """Messages are queued already encoded: a table encodes each seat's update once, however
+    many connections that seat (or the spectators) has."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.dropped = False
+
+    def push(self, message: dict[str, Any] | str | None) -> None:
+        if self.dropped:
+            return
+        if self.queue.qsize() >= QUEUE_LIMIT:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(encode(message) if isinstance(message, dict) else message)

@@ -1,0 +1,725 @@
+"""Every live table of one server process, kept in step with the database and the other processes.
+
+Every change goes through the hub: under the table's lock the move is tried on a copy of the
+state, the chance outcomes that follow are drawn, the new record entries are written to storage,
+and only then is the copy made current, this process's connections told and the other processes
+notified. A move that loses a race, breaks a rule or fails to store changes nothing; a process
+that finds itself behind (a stale `at`, a lost race, a notice, a version that moved) catches up
+from the database by record index, so every connection sees every move, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+import anyio
+
+from campfire.bots import make_bot
+from campfire.kernel import (
+    Event,
+    IllegalAction,
+    OptionError,
+    Record,
+    RecordError,
+    State,
+    get_game,
+)
+from campfire.kernel.records import apply_entry, entry_to_json
+from campfire.server.bus import Bus, Presence
+from campfire.server.connections import Connection
+from campfire.server.driver import BotDriver
+from campfire.server.live import AWAY_SECONDS, BOT, HUMAN, LiveTable, Seat, token_hash
+from campfire.server.schema import FINISHED, PLAYING, WAITING
+from campfire.server.storage import Conflict, Deal, SeatRow, Storage, TableRow
+from campfire.server.webgame import web_game
+
+log = logging.getLogger("campfire.server")
+
+#: connections (players and spectators) one table accepts
+CONNECTION_LIMIT = 64
+#: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
+FINISHED_KEPT = 200
+#: the level of a bot that takes over a seat when the request names none
+TAKEOVER_LEVEL = "medium"
+#: seconds between a shared process's looks at the database for what it may have missed
+WATCH_SECONDS = 2.0
+
+
+class Refused(Exception):
+    """A request the table turns down: an HTTP status and a reason a person can act on."""
+
+    def __init__(self, status: int, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+        self.reason = reason
+
+
+def new_id() -> str:
+    """12 characters from 32: unguessable enough that the invite link is the key."""
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+@dataclass
+class TableSpec:
+    game: str
+    players: int | None
+    options: dict[str, Any]
+    bots: dict[int, str]
+
+
+class Hub:
+    """Every live table of one process, loaded from storage on demand."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        bus: Bus | None = None,
+        *,
+        bot_pause: float = 1.0,
+        seed: int | None = None,
+        away_seconds: float = AWAY_SECONDS,
+    ) -> None:
+        self.storage = storage
+        self.bus = bus if bus is not None else Bus()
+        self.bot_pause = bot_pause
+        self.away_seconds = away_seconds
+        self.seed = seed
+        self.tables: dict[str, LiveTable] = {}
+        self.bots = BotDriver(self)
+        self.closing = False
+        self._loading = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- life cycle ------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Bring back every table that was waiting or being played, and wake its bots."""
+        await self.bus.start(self._notice, self._present_pairs)
+        ids = await anyio.to_thread.run_sync(self.storage.ids, [WAITING, PLAYING])
+        for table_id in ids:
+            try:
+                table = await self.get(table_id)
+            except Refused as refused:
+                log.error("table %s cannot be restored: %s", table_id, refused.reason)
+                continue
+            await self._unstick(table)
+            self.bots.kick(table)
+        if self.bus.shared:
+            self._spawn(self._watch())
+
+    async def stop(self) -> None:
+        self.closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.bots.stop(list(self.tables.values()))
+        for table in self.tables.values():
+            for conn in table.connections:
+                conn.push(None)
+        await self.bus.stop()
+
+    def _spawn(self, work: Any) -> None:
+        task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- keeping in step with the other processes ----------------------------------------------
+    def _notice(self, table_id: str, kind: str) -> None:
+        """Another process changed a table (or the bus lost notices: "*")."""
+        if self.closing:
+            return
+        targets = list(self.tables.values()) if table_id == "*" else [self.tables.get(table_id)]
+        for table in targets:
+            if table is None:
+                continue
+            if kind == "presence":
+                self._spawn(self._refresh_presence(table))
+            elif not table.behind:
+                table.behind = True
+                self._spawn(self.refresh(table))
+
+    def _present_pairs(self) -> list[tuple[str, int]]:
+        return [
+            (t.id, c.seat)
+            for t in self.tables.values()
+            for c in t.connections
+            if c.seat is not None
+        ]
+
+    async def refresh(self, table: LiveTable) -> None:
+        async with table.lock:
+            table.behind = False
+            await self._catch_up(table)
+
+    async def current(self, table: LiveTable) -> None:
+        """Make sure a table is as new as the database (several processes only)."""
+        if not self.bus.shared:
+            return
+        versions = await anyio.to_thread.run_sync(self.storage.versions, [table.id])
+        if versions.get(table.id, table.version) != table.version:
+            await self.refresh(table)
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        """Take what other processes stored since this copy was made (the lock is held)."""
+        try:
+            found = await anyio.to_thread.run_sync(self.storage.load_since, table.id, table.at)
+        except Exception as error:
+            log.warning("could not catch table %s up: %s", table.id, error)
+            return
+        if found is None:
+            return
+        row, entries = found
+        if row.version == table.version and not entries:
+            return
+        seats_changed = self._take_seats(table, row.seats)
+        stamped: list[tuple[int, Event]] = []
+        if entries:
+            state = table.state.clone()
+            for raw in entries:
+                try:
+                    events = apply_entry(state, raw)
+                except (ValueError, IllegalAction) as error:
+                    log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
+                    return
+                stamped.extend((len(state.history), e) for e in events)
+            table.state = state
+            table.at += len(entries)
+            table.events.extend(stamped)
+            table.last_kinds = {e.kind for _, e in stamped}
+        changed = seats_changed or row.status != table.status or row.next_id != table.next_id
+        table.status, table.next_id = row.status, row.next_id
+        table.updated, table.version = row.updated, row.version
+        if stamped:
+            table.broadcast(stamped)
+        elif changed:
+            table.broadcast_meta()
+        self.bots.kick(table)
+
+    def _take_seats(self, table: LiveTable, rows: list[SeatRow]) -> bool:
+        changed = False
+        for row in rows:
+            place = table.seats[row.seat]
+            if row.retired_hash is not None:
+                table.retired[row.retired_hash] = row.seat
+            now = (row.kind, row.level, row.name, row.token_hash)
+            if now == (place.kind, place.level, place.name, place.token_hash):
+                continue
+            changed = True
+            became_bot = row.kind == BOT and place.kind != BOT
+            place.kind, place.level, place.name, place.token_hash = now
+            if became_bot:
+                place.bot = None
+                self._to_spectators(table, row.seat, row.level or "")
+        self.bots.seat_bots(table)
+        return changed
+
+    async def _refresh_presence(self, table: LiveTable) -> None:
+        seated = [s.seat for s in table.seats if s.kind == HUMAN and s.token_hash is not None]
+        if not seated:
+            return
+        table.presence.update(await self.bus.presence(table.id, seated))
+        table.broadcast_meta()
+
+    async def _watch(self) -> None:
+        """Several processes: compare versions, take over stalled bots, refresh presence."""
+        rounds = 0
+        while not self.closing:
+            await asyncio.sleep(WATCH_SECONDS)
+            rounds += 1
+            try:
+                live = [t for t in self.tables.values() if t.status != FINISHED or t.connections]
+                versions = await anyio.to_thread.run_sync(
+                    self.storage.versions, [t.id for t in live]
+                )
+                for table in live:
+                    if versions.get(table.id, table.version) != table.version:
+                        await self.refresh(table)
+                before = time.time() - max(3.0, 4 * self.bot_pause)
+                for table_id in await anyio.to_thread.run_sync(self.storage.stalled, before):
+                    table = await self.get(table_id)
+                    await self.refresh(table)
+                    await self._unstick(table)
+                    self.bots.kick(table)
+                if rounds % 3 == 0:
+                    for table in live:
+                        if table.connections:
+                            await self._refresh_presence(table)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("watching the database failed: %s", error)
+
+    # --- tables ----------------------------------------------------------------------------
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        async with self._loading:
+            table = self.tables.get(table_id)
+            if table is not None:
+                return table
+            found = await anyio.to_thread.run_sync(self.storage.load, table_id)
+            if found is None:
+                raise Refused(404, f"there is no table {table_id!r}")
+            table = self._restore(*found)
+            self.tables[table_id] = table
+            return table
+
+    def _restore(self, row: TableRow, entries: list[dict[str, Any]]) -> LiveTable:
+        try:
+            game = get_game(row.game)
+        except KeyError as error:
+            raise Refused(
+                409, f"this table plays a game this server does not know: {error}"
+            ) from None
+        record = Record(row.game, row.players, row.options, entries)
+        try:
+            steps = record.steps()
+            state = record.replay()
+        except RecordError as error:
+            raise Refused(409, f"this table's record no longer replays: {error}") from None
+        table = LiveTable(
+            id=row.id,
+            game=game,
+            web=web_game(game),
+            players=row.players,
+            options=row.options,
+            seats=[Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in row.seats],
+            state=state,
+            status=row.status,
+            created=row.created,
+            updated=row.updated,
+            next_id=row.next_id,
+            version=row.version,
+            at=len(entries),
+            away_limit=self.away_seconds,
+        )
+        table.retired = {s.retired_hash: s.seat for s in row.seats if s.retired_hash}
+        table.events = [(i + 1, e) for i, (_, events) in enumerate(steps) for e in events]
+        self.bots.seat_bots(table)
+        return table
+
+    def seed_for(self, table_id: str, salt: int) -> int:
+        if self.seed is None:
+            return secrets.randbits(32)
+        return random.Random(f"{self.seed}/{table_id}/{salt}").randrange(2**32)
+
+    def _chance_rng(self, table_id: str, at: int) -> random.Random:
+        """Seeded servers (tests) deal the same way every time, even across a restart."""
+        if self.seed is None:
+            return random.SystemRandom()
+        return random.Random(f"{self.seed}/{table_id}/chance/{at}")
+
+    def _play_chance(
+        self, table_id: str, at: int, state: State[Any, Any], events: list[Event]
+    ) -> tuple[list[tuple[int, Event]], list[dict[str, Any]], Deal]:
+        """Draw the chance outcomes that follow a move; the new entries and where they lead."""
+        rng = self._chance_rng(table_id, at)
+        # each event is stamped with the record length after the entry that caused it
+        stamped = [(len(state.history), e) for e in events]
+        while not state.is_terminal and state.to_move is None:
+            more = state.apply(state.sample_chance(rng))
+            stamped.extend((len(state.history), e) for e in more)
+        game = state.game
+        # the server plays in shuffle mode: one history entry is one record entry
+        entries = [entry_to_json(game, cast(Any, e)) for e in state.history[at:]]
+        status = FINISHED if state.is_terminal else PLAYING
+        to_move = None if state.is_terminal else state.to_move
+        return stamped, entries, Deal(entries, status, state.winners(), to_move)
+
+    async def create(self, spec: TableSpec) -> LiveTable:
+        try:
+            game = get_game(spec.game)
+        except KeyError as error:
+            raise Refused(422, str(error.args[0])) from None
+        try:
+            state = game.new_state(spec.players, spec.options)
+        except OptionError as error:
+            raise Refused(422, str(error)) from None
+        players = state.players
+        options = Record.of(state).options
+        levels = game.bot_levels()
+        seats = []
+        for s in range(players):
+            level = spec.bots.get(s)
+            if level is None:
+                seats.append(Seat(s, HUMAN))
+            elif level not in levels:
+                raise Refused(
+                    422,
+                    f"unknown bot level {level!r} for {game.title} (levels: {', '.join(levels)})",
+                )
+            else:
+                seats.append(Seat(s, BOT, level, f"Bot {s}"))
+        for s in spec.bots:
+            if not 0 <= s < players:
+                raise Refused(422, f"there is no seat {s} for a bot with {players} players")
+        now = time.time()
+        table_id = new_id()
+        stamped: list[tuple[int, Event]] = []
+        deal = None
+        if all(s.kind == BOT for s in seats):  # nobody to wait for: it starts as it is made
+            state = state.clone()
+            stamped, _, deal = self._play_chance(table_id, 0, state, [])
+        row = TableRow(
+            table_id,
+            game.name,
+            players,
+            options,
+            WAITING,
+            0,
+            [],
+            now,
+            now,
+            None,
+            [SeatRow(s.seat, s.kind, s.level, s.name, None) for s in seats],
+        )
+        version = await anyio.to_thread.run_sync(self.storage.create, row, deal)
+        table = LiveTable(
+            id=table_id,
+            game=game,
+            web=web_game(game),
+            players=players,
+            options=options,
+            seats=seats,
+            state=state,
+            status=WAITING if deal is None else deal.status,
+            created=now,
+            updated=now,
+            version=version,
+            at=len(state.history),
+            events=stamped,
+            away_limit=self.away_seconds,
+        )
+        table.last_kinds = {e.kind for _, e in stamped}
+        self.bots.seat_bots(table)
+        self.tables[table.id] = table
+        self.bots.kick(table)
+        return table
+
+    async def _unstick(self, table: LiveTable) -> None:
+        """Deal a waiting table whose seats are all taken (left so by an older server)."""
+        async with table.lock:
+            if table.status != WAITING or table.free_seats():
+                return
+            state = table.state.clone()
+            stamped, _, deal = self._play_chance(table.id, table.at, state, [])
+            try:
+                version = await anyio.to_thread.run_sync(self.storage.begin, table.id, deal)
+            except Conflict:
+                await self._catch_up(table)
+                return
+            self._made_current(table, state, stamped, deal.status, version)
+            log.info("table %s had every seat taken but no deal: dealt now", table.id)
+        await self.bus.publish(table.id, "moves")
+
+    async def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat `name` (at `seat`, or the first free seat) and hand back the secret token.
+
+        The seat that fills the table is stored together with the deal: no kill in between
+        can leave a full table that never starts. Asked for no seat in particular, a seat taken
+        on another process at the same moment only means the next free one."""
+        for _ in range(table.players):
+            try:
+                return await self._join(table, name, seat)
+            except Conflict:
+                if seat is not None:
+                    raise Refused(
+                        409, f"seat {seat} was just taken: free seats are {table.free_seats()}"
+                    ) from None
+        raise Refused(409, "every seat at this table is taken: you can watch")
+
+    async def _join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+        async with table.lock:
+            if self.bus.shared:
+                await self._catch_up(table)
+            free = table.free_seats()
+            if not free:
+                raise Refused(409, "every seat at this table is taken: you can watch")
+            if seat is None:
+                seat = free[0]
+            elif not 0 <= seat < table.players:
+                raise Refused(422, f"there is no seat {seat} at a {table.players}-player table")
+            elif seat not in free:
+                who = table.seats[seat]
+                taken = "a bot" if who.kind == BOT else who.name
+                raise Refused(409, f"seat {seat} is taken by {taken}: free seats are {free}")
+            if any(s.name == name for s in table.seats):
+                raise Refused(409, f"someone at this table is already called {name!r}")
+            token = secrets.token_urlsafe(24)
+            hashed = token_hash(token)
+            state = None
+            stamped: list[tuple[int, Event]] = []
+            deal = None
+            if free == [seat] and table.status == WAITING:
+                state = table.state.clone()
+                stamped, _, deal = self._play_chance(table.id, table.at, state, [])
+            try:
+                version, dealt = await anyio.to_thread.run_sync(
+                    self.storage.claim_seat, table.id, seat, name, hashed, deal
+                )
+            except Conflict:
+                await self._catch_up(table)
+                raise
+            place = table.seats[seat]
+            place.name, place.token_hash = name, hashed
+            # away until their page connects
+            table.presence[seat] = Presence(False, time.time())
+            await self.bus.present(table.id, seat, False)
+            if dealt and state is not None and deal is not None:
+                self._made_current(table, state, stamped, deal.status, version)
+            else:
+                table.version = version
+                table.broadcast_meta()
+                if deal is not None:  # another seat was taken elsewhere meanwhile
+                    await self._catch_up(table)
+        await self.bus.publish(table.id, "moves" if dealt else "seats")
+        return seat, token
+
+    async def act(
+        self, table: LiveTable, seat: int, action: Mapping[str, Any], at: int | None
+    ) -> None:
+        """Apply `seat`'s action if the table is still at `at` (when given) and it is legal."""
+        async with table.lock:
+            if self.bus.shared and (table.status != PLAYING or (at is not None and at > table.at)):
+                await self._catch_up(table)
+            if table.status == WAITING:
+                free = len(table.free_seats())
+                raise Refused(
+                    409, f"the game has not started: {free} seat{'s' * (free != 1)} still free"
+                )
+            if table.status == FINISHED:
+                raise Refused(409, "the game is over")
+            if at is not None and at != table.at:
+                raise Refused(
+                    409,
+                    f"the table has moved on since you looked (your move {at}, now {table.at}): "
+                    "nothing was applied",
+                )
+            try:
+                move = table.game.action_from_json(action)
+            except ValueError as error:
+                raise Refused(422, str(error)) from None
+            state = table.state.clone()
+            try:
+                events = state.apply(move, seat=seat)
+            except IllegalAction as error:
+                raise Refused(409, str(error)) from None
+            await self._commit(table, state, events)
+        await self.bus.publish(table.id, "moves")
+        if table.status == FINISHED:
+            self._forget_idle()
+
+    async def _commit(self, table: LiveTable, state: State[Any, Any], events: list[Event]) -> None:
+        """Draw the chance outcomes that follow, store the new entries, then make it current."""
+        stamped, entries, deal = self._play_chance(table.id, table.at, state, events)
+        try:
+            version = await anyio.to_thread.run_sync(
+                self.storage.append,
+                table.id,
+                table.at,
+                entries,
+                deal.status,
+                deal.winners,
+                deal.to_move,
+            )
+        except Conflict as error:
+            await self._catch_up(table)
+            raise Refused(
+                409, f"the move could not be stored ({error}): nothing was applied"
+            ) from None
+        except Exception as error:
+            log.error("table %s: storing a move failed: %s", table.id, error)
+            raise Refused(503, "the move could not be stored: nothing was applied") from None
+        self._made_current(table, state, stamped, deal.status, version)
+
+    def _made_current(
+        self,
+        table: LiveTable,
+        state: State[Any, Any],
+        stamped: list[tuple[int, Event]],
+        status: str,
+        version: int,
+    ) -> None:
+        table.state = state
+        table.at = len(state.history)
+        table.status = status
+        table.version = version
+        table.updated = time.time()
+        table.events.extend(stamped)
+        table.last_kinds = {e.kind for _, e in stamped}
+        table.broadcast(stamped)
+        self.bots.kick(table)
+
+    async def hand_to_bot(
+        self, table: LiveTable, by: int, seat: int, level: str | None = None
+    ) -> None:
+        """A bot of `level` plays `seat` from now on, for good.
+
+        `by` gives their own seat whenever they like; another player may give a seat whose player
+        has been away (from every process) for the table's away limit, so a table never stalls
+        on someone who left. The old seat token stops acting for the seat: its open connections
+        become spectators'.
+        """
+        level = TAKEOVER_LEVEL if level is None else level
+        levels = table.game.bot_levels()
+        if level not in levels:
+            raise Refused(
+                422,
+                f"unknown bot level {level!r} for {table.game.title} (levels: {', '.join(levels)})",
+            )
+        async with table.lock:
+            if self.bus.shared:
+                await self._catch_up(table)
+            if not 0 <= seat < table.players:
+                raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
+            if table.status == FINISHED:
+                raise Refused(409, "the game is over: there is no seat left to play")
+            place = table.seats[seat]
+            if place.kind == BOT:
+                raise Refused(409, f"seat {seat} is already played by a bot ({place.level})")
+            if place.token_hash is None:
+                raise Refused(409, f"seat {seat} is free: nobody sits there to hand it over")
+            if seat != by:
+                who = place.name or f"seat {seat}"
+                if self.bus.shared:
+                    table.presence.update(await self.bus.presence(table.id, [seat]))
+                away = table.away_for(seat)
+                if away is None:
+                    raise Refused(
+                        409, f"{who} is connected: only {who} can give their seat to a bot now"
+                    )
+                if away < table.away_limit:
+                    wait = table.away_limit - away
+                    raise Refused(
+                        409,
+                        f"{who} has been away for {away:.0f} s: their seat can be given to a bot "
+                        f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
+                    )
+            old = place.token_hash
+            try:
+                version = await anyio.to_thread.run_sync(
+                    self.storage.hand_to_bot, table.id, seat, level, old
+                )
+            except Conflict as error:
+                await self._catch_up(table)
+                raise Refused(409, str(error)) from None
+            place.kind, place.level, place.token_hash = BOT, level, None
+            place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
+            table.retired[old] = seat
+            table.presence.pop(seat, None)
+            table.version = version
+            table.updated = time.time()
+            self._to_spectators(table, seat, level)
+            table.broadcast_meta()
+            self.bots.kick(table)
+        await self.bus.publish(table.id, "seats")
+
+    def _to_spectators(self, table: LiveTable, seat: int, level: str) -> None:
+        notice = {
+            "type": "seat",
+            "seat": None,
+            "reason": f"a {level} bot now plays seat {seat}: you are watching",
+        }
+        for conn in list(table.connections):
+            if conn.seat == seat:
+                conn.seat = None
+                conn.push(notice)
+                conn.push(table.update_for(None, table.events, full=True))
+
+    async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
+        """The next game at the same table: same game, options and bots; the asker sits down."""
+        if table.status != FINISHED:
+            raise Refused(409, "the game is not over yet")
+        name = table.seats[seat].name or f"Player {seat}"
+        async with table.lock:
+            if self.bus.shared:
+                await self._catch_up(table)
+            if table.next_id is None:
+                bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
+                spec = TableSpec(table.game.name, table.players, table.options, bots)
+                nxt = await self.create(spec)
+                table.version = await anyio.to_thread.run_sync(
+                    self.storage.set_next, table.id, nxt.id
+                )
+                table.next_id = nxt.id
+                table.broadcast_meta()
+                await self.bus.publish(table.id, "seats")
+        nxt = await self.get(table.next_id)
+        mine = next((s.seat for s in nxt.seats if s.name == name and s.token_hash), None)
+        if mine is not None:
+            raise Refused(409, f"{name} already sits at the next table")
+        free = nxt.free_seats()
+        new_seat, token = await self.join(nxt, name, seat if seat in free else None)
+        return nxt, new_seat, token
+
+    async def seat_for(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat a token holds (None: a spectator); 403 for a token of no seat here."""
+        if token is None:
+            return None
+        seat = table.seat_of(token)
+        if seat is None and self.bus.shared:  # seated, or handed to a bot, on another process
+            await self.refresh(table)
+            seat = table.seat_of(token)
+        if seat is None:
+            retired = table.retired_seat(token)
+            if retired is not None:
+                raise Refused(
+                    403, f"a bot now plays seat {retired}: this token no longer acts for it"
+                )
+            raise Refused(403, "this seat token does not belong to this table")
+        return seat
+
+    # --- connections -----------------------------------------------------------------------
+    async def connect(self, table: LiveTable, seat: int | None) -> Connection:
+        if len(table.connections) >= CONNECTION_LIMIT:
+            raise Refused(429, f"this table already has {CONNECTION_LIMIT} connections")
+        conn = Connection(seat)
+        first = seat is not None and not table.local_count(seat)
+        table.connections.add(conn)
+        conn.push(table.update_for(seat, table.events, full=True))
+        table.broadcast_meta()
+        if first and seat is not None:
+            await self.bus.present(table.id, seat, True)
+            await self.bus.publish(table.id, "presence")
+        return conn
+
+    async def disconnect(self, table: LiveTable, conn: Connection) -> None:
+        table.connections.discard(conn)
+        seat = conn.seat
+        place = table.seats[seat] if seat is not None else None
+        if (
+            seat is not None
+            and place is not None
+            and place.kind == HUMAN
+            and not table.local_count(seat)
+        ):
+            await self.bus.present(table.id, seat, False)
+            table.presence.update(await self.bus.presence(table.id, [seat]))
+            await self.bus.publish(table.id, "presence")
+        if not self.closing:
+            table.broadcast_meta()
+            self._forget_idle()
+
+    def _forget_idle(self) -> None:
+        """Keep memory bounded: drop the oldest finished tables nobody is looking at."""
+        idle = [
+            t
+            for t in self.tables.values()
+            if t.status == FINISHED and not t.connections and not t.lock.locked()
+        ]
+        if len(idle) <= FINISHED_KEPT:
+            return
+        idle.sort(key=lambda t: t.updated)
+        for table in idle[: len(idle) - FINISHED_KEPT]:
+            del self.tables[table.id]

@@ -1,0 +1,197 @@
+"""A table in a server process's memory: seats, the game state, its events and connections.
+
+A live table is a cache of the database: `Hub` changes it only after the database took the
+change, and catches it up from the database when another process changed the table first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from campfire.kernel import Bot, Event, Game, State
+from campfire.server.bus import Presence
+from campfire.server.connections import Connection, encode
+from campfire.server.schema import FINISHED, PLAYING
+from campfire.server.webgame import WebGame
+
+HUMAN = "human"
+BOT = "bot"
+#: seconds a player must have been away (no open connection) before others may give their seat
+#: to a bot; a player may always give their own seat
+AWAY_SECONDS = 60.0
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str
+    level: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+    bot: Bot | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == BOT or self.token_hash is not None
+
+
+@dataclass
+class LiveTable:
+    id: str
+    game: Game[Any]
+    web: WebGame
+    players: int
+    options: dict[str, Any]
+    seats: list[Seat]
+    state: State[Any, Any]
+    status: str
+    created: float
+    updated: float
+    next_id: str | None = None
+    #: the database row's version this copy reflects
+    version: int = 0
+    #: every event so far, with the record length after the move that caused it
+    events: list[tuple[int, Event]] = field(default_factory=list)
+    at: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: set[Connection] = field(default_factory=set)
+    driver: asyncio.Task[None] | None = None
+    #: a catch-up from the database is scheduled
+    behind: bool = False
+    #: event kinds of the last change (bots pause longer after a reveal)
+    last_kinds: set[str] = field(default_factory=set)
+    #: what the bus knows of each seated person's connections in every process
+    presence: dict[int, Presence] = field(default_factory=dict)
+    #: wall-clock time this process loaded the table (away since then, when nothing is known)
+    loaded: float = field(default_factory=time.time)
+    #: seconds away before other players may give a seat to a bot
+    away_limit: float = AWAY_SECONDS
+    #: token hash -> the seat it held before a bot took over (a clearer refusal)
+    retired: dict[str, int] = field(default_factory=dict)
+
+    def seat_of(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        wanted = token_hash(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
+                return seat.seat
+        return None
+
+    def retired_seat(self, token: str) -> int | None:
+        """The seat a token held before it was given to a bot."""
+        return self.retired.get(token_hash(token))
+
+    def free_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if not s.taken]
+
+    def local_count(self, seat: int) -> int:
+        return sum(1 for c in self.connections if c.seat == seat)
+
+    def away_for(self, seat: int) -> float | None:
+        """Seconds the seat's player has had no open connection anywhere; None while connected."""
+        if self.local_count(seat):
+            return None
+        known = self.presence.get(seat)
+        if known is not None and known.online:
+            return None
+        since = known.away_since if known is not None and known.away_since else self.loaded
+        return max(0.0, time.time() - since)
+
+    def meta(self) -> dict[str, Any]:
+        online: dict[int | None, int] = {}
+        for conn in self.connections:
+            online[conn.seat] = online.get(conn.seat, 0) + 1
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "players": self.players,
+            "options": self.options,
+            "status": self.status,
+            "at": self.at,
+            "to_move": self.state.to_move if self.status == PLAYING else None,
+            "winners": self.state.winners() if self.status == FINISHED else [],
+            "seats": [self._seat_meta(s) for s in self.seats],
+            "away_limit": self.away_limit,
+            "spectators": online.get(None, 0),
+            "next": self.next_id,
+            "created": self.created,
+            "has_page": self.web.has_page,
+        }
+
+    def _seat_meta(self, s: Seat) -> dict[str, Any]:
+        away = self.away_for(s.seat) if s.kind == HUMAN and s.token_hash is not None else None
+        return {
+            "seat": s.seat,
+            "kind": s.kind,
+            "level": s.level,
+            "name": s.name,
+            "taken": s.taken,
+            "online": s.kind == BOT or (s.token_hash is not None and away is None),
+            # a seated person with no open connection, and for how many seconds (the page
+            # offers "Let a bot play" once it reaches the table's away_limit)
+            "away": away is not None,
+            "away_for": None if away is None else math.floor(away * 10) / 10,
+        }
+
+    def update_for(
+        self,
+        seat: int | None,
+        events: Iterable[tuple[int, Event]],
+        full: bool,
+        meta: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The message one connection gets: its own view, the events it may see, its controls."""
+        state = self.state
+        view = state.view(seat)
+        controls = None
+        if self.status == PLAYING and seat is not None and state.to_move == seat:
+            controls = self.web.controls(view, state.legal_actions())
+        describe = self.game.describe
+        return {
+            "type": "update",
+            "at": self.at,
+            "full": full,
+            "table": self.meta() if meta is None else meta,
+            "view": view.to_json(),
+            "controls": controls,
+            "extras": self.web.extras(view),
+            "events": [
+                {"at": at, "kind": e.kind, "data": e.to_json(), "text": describe(e, seat)}
+                for at, e in events
+                if e.visible_to(seat)
+            ],
+        }
+
+    def broadcast(self, events: list[tuple[int, Event]]) -> None:
+        """Every connection gets its seat's update; each seat's is built and encoded once."""
+        if not self.connections:
+            return
+        meta = self.meta()
+        by_seat: dict[int | None, str] = {}
+        for conn in list(self.connections):
+            message = by_seat.get(conn.seat)
+            if message is None:
+                message = by_seat[conn.seat] = encode(
+                    self.update_for(conn.seat, events, full=False, meta=meta)
+                )
+            conn.push(message)
+
+    def broadcast_meta(self) -> None:
+        if not self.connections:
+            return
+        message = encode({"type": "table", "table": self.meta()})
+        for conn in list(self.connections):
+            conn.push(message)

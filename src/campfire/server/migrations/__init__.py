@@ -1,0 +1,1 @@
+"""Alembic migrations of the database; `campfire db upgrade` or a server start runs them."""

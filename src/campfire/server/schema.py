@@ -1,0 +1,55 @@
+"""The database layout at the newest migration: what the queries in `storage` are written against.
+
+The layout itself is created and changed only by the migrations in `migrations/`, never by
+`create_all`, so several processes starting together cannot race on it.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+metadata = MetaData()
+
+tables_t = Table(
+    "campfire_tables",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("status", String(16), nullable=False, index=True),
+    Column("moves", Integer, nullable=False, default=0),
+    Column("winners", Text, nullable=False, default="[]"),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("next_id", String(32), nullable=True),
+    # migration 0002: every change counts up, so a process can tell it is behind in one query
+    Column("version", Integer, nullable=False, default=0),
+    # migration 0002: the seat to move (None between games and while waiting)
+    Column("to_move", Integer, nullable=True),
+)
+
+seats_t = Table(
+    "campfire_seats",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human or bot
+    Column("level", String(40), nullable=True),  # the bot's level
+    Column("name", String(80), nullable=True),  # None: the seat is free
+    Column("token_hash", String(64), nullable=True, unique=True),
+    # migration 0002: the token hash that held the seat before a bot took it over
+    Column("retired_hash", String(64), nullable=True),
+)
+
+moves_t = Table(
+    "campfire_moves",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("entry", Text, nullable=False),
+)
