@@ -12,129 +12,42 @@ import contextlib
 import json
 import logging
 import re
-import unicodedata
-from collections.abc import AsyncIterator, Mapping
-from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Request, WebSocket
+from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
-from campfire.server.connections import Connection
 from campfire.server.hub import Hub, Refused, TableSpec
 from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
+from campfire.server.pages import add_page_routes
+from campfire.server.requests import (
+    BODY_LIMIT,
+    ActBody,
+    BotBody,
+    CreateBody,
+    JoinBody,
+    bearer,
+    display_name,
+    first_error,
+    read_body,
+)
+from campfire.server.sockets import add_socket_routes
 from campfire.server.storage import FINISHED, PLAYING, WAITING, Storage
 from campfire.server.webgame import web_game
 
 log = logging.getLogger("campfire.server")
 
-STATIC = Path(__file__).parent / "static"
-#: the largest request body and WebSocket message accepted
-BODY_LIMIT = 8 * 1024
-MESSAGE_LIMIT = 4 * 1024
-NAME_LIMIT = 24
 TABLE_ID = re.compile(r"^[a-z2-9]{12}$")
-#: seconds a new WebSocket has to say hello
-HELLO_TIMEOUT = 10.0
 LISTING_LIMIT = 30
 #: new tables one address may open in a minute (a person never needs more; a script might)
 TABLES_PER_MINUTE = 30
-
 #: how `campfire serve --workers N` hands its settings to each worker process
 CONFIG_VARIABLE = "CAMPFIRE_SERVE_CONFIG"
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
-MEDIA_TYPES = {
-    "js": "text/javascript; charset=utf-8",
-    "css": "text/css; charset=utf-8",
-    "html": "text/html; charset=utf-8",
-    "svg": "image/svg+xml",
-}
-
-
-# --- request bodies ------------------------------------------------------------------------
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class CreateBody(_Body):
-    game: str = Field(max_length=40)
-    players: int | None = Field(None, ge=1, le=64)
-    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
-    #: seat -> bot level; every other seat is for a person
-    bots: dict[int, Annotated[str, Field(max_length=40)]] = Field(
-        default_factory=dict, max_length=64
-    )
-    #: the creator's display name: they sit down at once (at `seat`, or the first free seat)
-    name: str | None = Field(None, max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
-
-
-class JoinBody(_Body):
-    name: str = Field(max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
-
-
-class ActBody(_Body):
-    action: dict[str, Any] = Field(max_length=8)
-    #: the record length the player's view showed: a stale move is refused, not misapplied
-    at: int | None = Field(None, ge=0)
-
-
-class BotBody(_Body):
-    #: one of the game's bot levels; the server's default level when left out
-    level: str | None = Field(None, max_length=40)
-
-
-def display_name(raw: str) -> str:
-    """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long."""
-    name = " ".join(raw.split())
-    if not name:
-        raise Refused(422, "a name cannot be empty")
-    if len(name) > NAME_LIMIT:
-        raise Refused(422, f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
-        raise Refused(422, "a name cannot hold control or invisible characters")
-    return name
-
-
-def _first_error(error: ValidationError | RequestValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-    message = str(first.get("msg", "invalid"))
-    return f"{where}: {message}" if where else message
-
-
-async def read_body(request: Request, model: type[ModelT]) -> ModelT:
-    raw = await request.body()
-    if not raw:
-        raise Refused(400, "the request needs a JSON body")
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError) as error:
-        raise Refused(400, f"the body is not valid JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise Refused(422, "the body must be a JSON object")
-    try:
-        return model.model_validate(data)
-    except ValidationError as error:
-        raise Refused(422, _first_error(error)) from None
-
-
-def bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
-        raise Refused(401, "send the seat token as 'Authorization: Bearer <token>'")
-    return token.strip()
 
 
 class CreationLimit:
@@ -204,7 +117,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _first_error(error)}, status_code=422)
+        return JSONResponse({"error": first_error(error)}, status_code=422)
 
     @app.middleware("http")
     async def revalidate(request: Request, call_next: Any) -> Response:
@@ -394,186 +307,8 @@ def create_app(
             "table": table.meta(),
         }
 
-    # --- real time -----------------------------------------------------------------------
-    @app.websocket("/ws/tables/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        try:
-            table = await table_named(table_id)
-            seat = await _hello(websocket, table)
-            conn = await hub.connect(table, seat)
-        except Refused as refused:
-            await _refuse(websocket, refused, fatal=True)
-            return
-        sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
-        try:
-            while not conn.dropped:
-                message = await _receive(websocket)
-                if message is None:
-                    break
-                await _handle(table, conn, message)
-        finally:
-            await hub.disconnect(table, conn)
-            conn.push(None)
-            with contextlib.suppress(Exception):
-                await sender
-
-    async def _handle(table: LiveTable, conn: Connection, message: Any) -> None:
-        ref = message.get("id") if isinstance(message, dict) else None
-        ref = ref if isinstance(ref, (int, str)) and len(str(ref)) <= 40 else None
-        try:
-            if not isinstance(message, dict):
-                raise Refused(422, "a message must be a JSON object")
-            kind = message.get("type")
-            if kind == "ping":
-                conn.push({"type": "pong", "id": ref})
-                return
-            if kind not in ("act", "bot"):
-                raise Refused(422, f"unknown message type {kind!r} (types: act, bot, ping)")
-            if conn.seat is None:
-                raise Refused(403, "spectators watch: join a seat to play")
-            if kind == "bot":
-                seat = message.get("seat", conn.seat)
-                level = message.get("level")
-                if not isinstance(seat, int) or isinstance(seat, bool):
-                    raise Refused(422, "'seat' must be a seat number")
-                if level is not None and (not isinstance(level, str) or len(level) > 40):
-                    raise Refused(422, "'level' must be one of the game's bot levels")
-                await hub.hand_to_bot(table, conn.seat, seat, level)
-                conn.push({"type": "ok", "id": ref})
-                return
-            try:
-                body = ActBody.model_validate(
-                    {k: v for k, v in message.items() if k not in ("type", "id")}
-                )
-            except ValidationError as error:
-                raise Refused(422, _first_error(error)) from None
-            await hub.act(table, conn.seat, body.action, body.at)
-            conn.push({"type": "ok", "id": ref})
-        except Refused as refused:
-            conn.push(
-                {"type": "error", "id": ref, "status": refused.status, "reason": refused.reason}
-            )
-
-    async def _hello(websocket: WebSocket, table: LiveTable) -> int | None:
-        try:
-            async with asyncio.timeout(HELLO_TIMEOUT):
-                message = await _receive(websocket)
-        except TimeoutError:
-            raise Refused(408, 'say hello first: {"type": "hello", "token": ...}') from None
-        if message is None:
-            raise Refused(400, "the connection closed before hello")
-        if not isinstance(message, dict) or message.get("type") != "hello":
-            raise Refused(422, 'the first message must be {"type": "hello", "token": ...}')
-        token = message.get("token")
-        if token is not None and (not isinstance(token, str) or len(token) > 100):
-            raise Refused(422, "'token' must be your seat token, or null to watch")
-        return await hub.seat_for(table, token)
-
-    async def _receive(websocket: WebSocket) -> Any:
-        """The next JSON message; None when the socket closed. Refused messages get an error."""
-        while True:
-            try:
-                message = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return None
-            if message["type"] == "websocket.disconnect":
-                return None
-            text = message.get("text")
-            if text is None:
-                raw = message.get("bytes") or b""
-                text = raw.decode("utf-8", "replace")
-            if len(text) > MESSAGE_LIMIT:
-                await _send(
-                    websocket,
-                    {
-                        "type": "error",
-                        "status": 413,
-                        "reason": f"a message has at most {MESSAGE_LIMIT} characters",
-                    },
-                )
-                continue
-            try:
-                return json.loads(text)
-            except (ValueError, RecursionError):
-                await _send(
-                    websocket, {"type": "error", "status": 400, "reason": "a message must be JSON"}
-                )
-
-    async def _pump(websocket: WebSocket, conn: Connection) -> None:
-        while True:
-            message = await conn.queue.get()
-            if message is None:
-                break
-            if not await _send(websocket, message):
-                conn.dropped = True
-                break
-        with contextlib.suppress(Exception):
-            if websocket.application_state != WebSocketState.DISCONNECTED:
-                await websocket.close(1000 if not conn.dropped else 1013)
-
-    async def _send(websocket: WebSocket, message: Mapping[str, Any] | str) -> bool:
-        try:
-            await websocket.send_text(message if isinstance(message, str) else json.dumps(message))
-            return True
-        except Exception:
-            return False
-
-    async def _refuse(websocket: WebSocket, refused: Refused, fatal: bool) -> None:
-        await _send(
-            websocket,
-            {"type": "error", "status": refused.status, "reason": refused.reason, "fatal": fatal},
-        )
-        with contextlib.suppress(Exception):
-            await websocket.close(4000 + refused.status)
-
-    # --- pages ---------------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "table.html")
-
-    @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
-
-    @app.get("/rules/{game_name}", include_in_schema=False)
-    async def rules_page(game_name: str) -> HTMLResponse:
-        web, game = _web_named(game_name)
-        rules = web.file("rules.html")
-        if rules is None:
-            raise Refused(404, f"{game.title} has no rules page")
-        page = (STATIC / "rules.html").read_text()
-        page = page.replace("{{title}}", game.title).replace("{{rules}}", rules.read_text())
-        return HTMLResponse(page)
-
-    @app.get("/games/{game_name}/{file_name}", include_in_schema=False)
-    async def game_file(game_name: str, file_name: str) -> Response:
-        web, game = _web_named(game_name)
-        found = web.file(file_name)
-        if found is None:
-            raise Refused(404, f"{game.title} has no file {file_name[:60]!r}")
-        kind = {
-            "js": "text/javascript",
-            "css": "text/css",
-            "html": "text/html",
-            "svg": "image/svg+xml",
-        }
-        return Response(
-            found.read_bytes(), media_type=kind[file_name.rsplit(".", 1)[1]] + "; charset=utf-8"
-        )
-
-    def _web_named(game_name: str) -> tuple[Any, Any]:
-        try:
-            game = get_game(game_name)
-        except KeyError as error:
-            raise Refused(404, str(error.args[0])) from None
-        return web_game(game), game
-
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    add_socket_routes(app, hub, table_named)
+    add_page_routes(app)
     return app
 
 

@@ -1,0 +1,65 @@
+"""The pages: lobby, table, replay, rules, and each game's own drawing code and styles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from campfire.kernel import get_game
+from campfire.server.hub import Refused
+from campfire.server.webgame import web_game
+
+STATIC = Path(__file__).parent / "static"
+
+
+def add_page_routes(app: FastAPI) -> None:
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    @app.get("/rules/{game_name}", include_in_schema=False)
+    async def rules_page(game_name: str) -> HTMLResponse:
+        web, game = _web_named(game_name)
+        rules = web.file("rules.html")
+        if rules is None:
+            raise Refused(404, f"{game.title} has no rules page")
+        page = (STATIC / "rules.html").read_text()
+        page = page.replace("{{title}}", game.title).replace("{{rules}}", rules.read_text())
+        return HTMLResponse(page)
+
+    @app.get("/games/{game_name}/{file_name}", include_in_schema=False)
+    async def game_file(game_name: str, file_name: str) -> Response:
+        web, game = _web_named(game_name)
+        found = web.file(file_name)
+        if found is None:
+            raise Refused(404, f"{game.title} has no file {file_name[:60]!r}")
+        kind = {
+            "js": "text/javascript",
+            "css": "text/css",
+            "html": "text/html",
+            "svg": "image/svg+xml",
+        }
+        return Response(
+            found.read_bytes(), media_type=kind[file_name.rsplit(".", 1)[1]] + "; charset=utf-8"
+        )
+
+    def _web_named(game_name: str) -> tuple[Any, Any]:
+        try:
+            game = get_game(game_name)
+        except KeyError as error:
+            raise Refused(404, str(error.args[0])) from None
+        return web_game(game), game
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -1,0 +1,97 @@
+"""What a request may carry: the JSON bodies, names, seat tokens, and their clear refusals."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated, Any, TypeVar
+
+import orjson
+from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from campfire.server.hub import Refused
+
+#: the largest request body and WebSocket message accepted
+BODY_LIMIT = 8 * 1024
+MESSAGE_LIMIT = 4 * 1024
+NAME_LIMIT = 24
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateBody(_Body):
+    game: str = Field(max_length=40)
+    players: int | None = Field(None, ge=1, le=64)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=32)
+    #: seat -> bot level; every other seat is for a person
+    bots: dict[int, Annotated[str, Field(max_length=40)]] = Field(
+        default_factory=dict, max_length=64
+    )
+    #: the creator's display name: they sit down at once (at `seat`, or the first free seat)
+    name: str | None = Field(None, max_length=200)
+    seat: int | None = Field(None, ge=0, le=63)
+
+
+class JoinBody(_Body):
+    name: str = Field(max_length=200)
+    seat: int | None = Field(None, ge=0, le=63)
+
+
+class ActBody(_Body):
+    action: dict[str, Any] = Field(max_length=8)
+    #: the record length the player's view showed: a stale move is refused, not misapplied
+    at: int | None = Field(None, ge=0)
+
+
+class BotBody(_Body):
+    #: one of the game's bot levels; the server's default level when left out
+    level: str | None = Field(None, max_length=40)
+
+
+def display_name(raw: str) -> str:
+    """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long."""
+    name = " ".join(raw.split())
+    if not name:
+        raise Refused(422, "a name cannot be empty")
+    if len(name) > NAME_LIMIT:
+        raise Refused(422, f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise Refused(422, "a name cannot hold control or invisible characters")
+    return name
+
+
+def first_error(error: ValidationError | RequestValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    message = str(first.get("msg", "invalid"))
+    return f"{where}: {message}" if where else message
+
+
+async def read_body(request: Request, model: type[ModelT]) -> ModelT:
+    raw = await request.body()
+    if not raw:
+        raise Refused(400, "the request needs a JSON body")
+    try:
+        data = orjson.loads(raw)
+    except (ValueError, RecursionError) as error:
+        raise Refused(400, f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise Refused(422, "the body must be a JSON object")
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        raise Refused(422, first_error(error)) from None
+
+
+def bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
+        raise Refused(401, "send the seat token as 'Authorization: Bearer <token>'")
+    return token.strip()
