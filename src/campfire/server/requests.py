@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import Annotated, Any, TypeVar
 
-import orjson
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -77,7 +77,7 @@ async def read_body(request: Request, model: type[ModelT]) -> ModelT:
     if not raw:
         raise Refused(400, "the request needs a JSON body")
     try:
-        data = orjson.loads(raw)
+        data = json.loads(raw)
     except (ValueError, RecursionError) as error:
         raise Refused(400, f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
