@@ -6,13 +6,15 @@ from __future__ import annotations
 import random
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
 from campfire.kernel import Record
+from campfire.server.live import token_hash
+from campfire.server.storage import WAITING, SeatRow, Storage, TableRow
 from tests.server.conftest import Client, free_port, run_server_process, wait_until_up
 from tests.server.test_api import pick
 
@@ -135,3 +137,27 @@ def test_killed_at_random_moments_nothing_acknowledged_is_lost(process: Process)
         replayed = record.replay()
         assert replayed.is_terminal and replayed.winners() == final["table"]["winners"]
         assert len(record.moves) == final["at"] >= at
+
+
+def test_a_full_table_that_was_never_dealt_is_dealt_at_start(
+    serve: Callable[..., Client], db_url: str
+) -> None:
+    """An older server could stop between the last seat and the deal: a start deals it."""
+    storage = Storage(db_url)
+    now = time.time()
+    seats = [SeatRow(0, "human", None, None, None), SeatRow(1, "bot", "random", "Bot 1", None)]
+    humans = [SeatRow(0, "human", None, None, None), SeatRow(1, "human", None, None, None)]
+    storage.create(
+        TableRow("stucktablexa", "powwow", 2, {}, WAITING, 0, [], now, now, None, humans)
+    )
+    storage.create(TableRow("stucktablexb", "powwow", 2, {}, WAITING, 0, [], now, now, None, seats))
+    storage.claim_seat("stucktablexb", 0, "Ana", token_hash("secret"))  # no deal with it
+    storage.close()
+    client = serve()
+    table = client.state("stucktablexb", "secret")
+    assert table["table"]["status"] == "playing" and table["at"] >= 1
+    assert table["table"]["to_move"] in (0, 1)
+    # a waiting table with a free seat stays waiting
+    storage = Storage(db_url)
+    found = storage.load("stucktablexa")
+    assert found is not None and found[0].status == WAITING
