@@ -251,7 +251,7 @@ def run_server_process(db: str, port: int, *extra: str) -> subprocess.Popen[str]
     )
 
 
-def wait_until_up(base: str, process: subprocess.Popen[str], limit: float = 30) -> None:
+def wait_until_up(base: str, process: subprocess.Popen[str], limit: float = 90) -> None:
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if process.poll() is not None:

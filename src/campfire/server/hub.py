@@ -40,6 +40,7 @@ from campfire.server.live import AWAY_SECONDS, BOT, HUMAN, LiveTable, Seat, toke
 from campfire.server.schema import FINISHED, PLAYING, WAITING
 from campfire.server.storage import Conflict, Deal, SeatRow, Storage, TableRow
 from campfire.server.webgame import web_game
+from campfire.server.writer import Writer
 
 log = logging.getLogger("campfire.server")
 
@@ -95,6 +96,7 @@ class Hub:
         self.seed = seed
         self.tables: dict[str, LiveTable] = {}
         self.bots = BotDriver(self)
+        self.writer = Writer(storage)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -102,6 +104,7 @@ class Hub:
     # --- life cycle ------------------------------------------------------------------------
     async def start(self) -> None:
         """Bring back every table that was waiting or being played, and wake its bots."""
+        self.writer.start()
         await self.bus.start(self._notice, self._present_pairs)
         ids = await anyio.to_thread.run_sync(self.storage.ids, [WAITING, PLAYING])
         for table_id in ids:
@@ -127,6 +130,7 @@ class Hub:
             for conn in table.connections:
                 conn.push(None)
         await self.bus.stop()
+        await anyio.to_thread.run_sync(self.writer.stop)
 
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
@@ -524,14 +528,8 @@ class Hub:
         """Draw the chance outcomes that follow, store the new entries, then make it current."""
         stamped, entries, deal = self._play_chance(table.id, table.at, state, events)
         try:
-            version = await anyio.to_thread.run_sync(
-                self.storage.append,
-                table.id,
-                table.at,
-                entries,
-                deal.status,
-                deal.winners,
-                deal.to_move,
+            version = await self.writer.append(
+                table.id, table.at, entries, deal.status, deal.winners, deal.to_move
             )
         except Conflict as error:
             await self._catch_up(table)
