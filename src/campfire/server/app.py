@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
+from campfire.server.headers import DefaultHeaders
 from campfire.server.hub import Hub, Refused, TableSpec
 from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
 from campfire.server.pages import add_page_routes
@@ -119,13 +120,11 @@ def create_app(
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": first_error(error)}, status_code=422)
 
-    @app.middleware("http")
-    async def revalidate(request: Request, call_next: Any) -> Response:
-        """Pages and modules are small: always revalidated, so an update is seen at once."""
-        response: Response = await call_next(request)
-        response.headers.setdefault("Cache-Control", "no-cache")
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
+    # pages and modules are small: always revalidated, so an update is seen at once
+    app.add_middleware(
+        DefaultHeaders,
+        headers=[("cache-control", "no-cache"), ("x-content-type-options", "nosniff")],
+    )
 
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
