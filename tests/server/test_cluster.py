@@ -5,6 +5,7 @@ are shared; each table's bots are driven by one process, and another takes over 
 from __future__ import annotations
 
 import random
+import subprocess
 import threading
 import time
 from collections.abc import Callable
@@ -233,3 +234,51 @@ def test_a_killed_process_hands_its_bots_to_another(pg_database: str, redis_url:
             process.wait(timeout=10)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+def test_workers_share_one_port(pg_database: str, redis_url: str) -> None:
+    """`campfire serve --workers 2`: connections land on either worker, games play on."""
+    port = free_port()
+    process = run_server_process(
+        pg_database, port, "--redis", redis_url, "--workers", "2", "--bot-pause", "0"
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base, process)
+        client = Client(base, f"ws://127.0.0.1:{port}")
+        made = client.create("powwow", 3, {2: "random"}, name="Ana")
+        bob = client.join(made["id"], "Bob")
+        tokens = {0: made["token"], 1: bob["token"]}
+        # several sockets: the kernel spreads them over the two workers
+        watchers = [client.socket(made["id"]) for _ in range(6)]
+        rng = random.Random(2)
+        for _ in range(300):
+            public = client.wait_for(
+                made["id"],
+                lambda s: s["table"]["status"] == "finished" or s["table"]["to_move"] in tokens,
+            )
+            if public["table"]["status"] == "finished":
+                break
+            seat = public["table"]["to_move"]
+            mine = client.state(made["id"], tokens[seat])
+            if mine["table"]["to_move"] != seat:
+                continue
+            answer = client.act(
+                made["id"], tokens[seat], pick("powwow", mine["controls"], rng), mine["at"]
+            )
+            assert answer.status_code in (200, 409), answer.text
+        record = Record.loads(client.http.get(f"/api/tables/{made['id']}/record").text)
+        for sock in watchers:
+            stream = updates_until_over(sock)
+            assert stream[-1]["at"] == len(record.moves)
+            sock.close()
+        client.close()
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
