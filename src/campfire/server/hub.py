@@ -16,9 +16,9 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import anyio
 
@@ -43,6 +43,7 @@ from campfire.server.webgame import web_game
 from campfire.server.writer import Writer
 
 log = logging.getLogger("campfire.server")
+T = TypeVar("T")
 
 #: connections (players and spectators) one table accepts
 CONNECTION_LIMIT = 64
@@ -132,6 +133,17 @@ class Hub:
         await self.bus.stop()
         await anyio.to_thread.run_sync(self.writer.stop)
 
+    async def _store(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a storage call off the event loop; a database that fails (not a lost race,
+        which is `Conflict`) is a clear 503 with nothing applied, never a server error."""
+        try:
+            return await anyio.to_thread.run_sync(call, *args)
+        except (Conflict, Refused):
+            raise
+        except Exception as error:
+            log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
+            raise Refused(503, "the database could not be reached: nothing was changed") from None
+
     def _spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -169,7 +181,7 @@ class Hub:
         """Make sure a table is as new as the database (several processes only)."""
         if not self.bus.shared:
             return
-        versions = await anyio.to_thread.run_sync(self.storage.versions, [table.id])
+        versions = await self._store(self.storage.versions, [table.id])
         if versions.get(table.id, table.version) != table.version:
             await self.refresh(table)
 
@@ -272,7 +284,7 @@ class Hub:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            found = await anyio.to_thread.run_sync(self.storage.load, table_id)
+            found = await self._store(self.storage.load, table_id)
             if found is None:
                 raise Refused(404, f"there is no table {table_id!r}")
             table = self._restore(*found)
@@ -388,7 +400,7 @@ class Hub:
             None,
             [SeatRow(s.seat, s.kind, s.level, s.name, None) for s in seats],
         )
-        version = await anyio.to_thread.run_sync(self.storage.create, row, deal)
+        version = await self._store(self.storage.create, row, deal)
         table = LiveTable(
             id=table_id,
             game=game,
@@ -419,9 +431,12 @@ class Hub:
             state = table.state.clone()
             stamped, _, deal = self._play_chance(table.id, table.at, state, [])
             try:
-                version = await anyio.to_thread.run_sync(self.storage.begin, table.id, deal)
+                version = await self._store(self.storage.begin, table.id, deal)
             except Conflict:
                 await self._catch_up(table)
+                return
+            except Refused as refused:  # the next sweep (or start) tries again
+                log.error("table %s could not be dealt: %s", table.id, refused.reason)
                 return
             self._made_current(table, state, stamped, deal.status, version)
             log.info("table %s had every seat taken but no deal: dealt now", table.id)
@@ -469,7 +484,7 @@ class Hub:
                 state = table.state.clone()
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [])
             try:
-                version, dealt = await anyio.to_thread.run_sync(
+                version, dealt = await self._store(
                     self.storage.claim_seat, table.id, seat, name, hashed, deal
                 )
             except Conflict:
@@ -606,9 +621,7 @@ class Hub:
                     )
             old = place.token_hash
             try:
-                version = await anyio.to_thread.run_sync(
-                    self.storage.hand_to_bot, table.id, seat, level, old
-                )
+                version = await self._store(self.storage.hand_to_bot, table.id, seat, level, old)
             except Conflict as error:
                 await self._catch_up(table)
                 raise Refused(409, str(error)) from None
@@ -647,9 +660,7 @@ class Hub:
                 bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
                 spec = TableSpec(table.game.name, table.players, table.options, bots)
                 nxt = await self.create(spec)
-                table.version = await anyio.to_thread.run_sync(
-                    self.storage.set_next, table.id, nxt.id
-                )
+                table.version = await self._store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
                 table.broadcast_meta()
                 await self.bus.publish(table.id, "seats")
