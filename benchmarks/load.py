@@ -195,6 +195,8 @@ class Table:
         #: record index -> the entry the server acknowledged there
         self.acked: dict[int, dict[str, Any]] = {}
         self.finished = False
+        #: the last move did not reach every seat in time (the next may be stale)
+        self.late = False
 
     def start(self) -> None:
         for seat in self.seats:
@@ -271,7 +273,7 @@ class Table:
             action = self.rng.choice(expand(controls))
             pending = Pending(at, {"player": mover, **action}, seat.connection)
             self.pending = pending
-            started = time.perf_counter()
+            started, timed_out = time.perf_counter(), False
             sent = await seat.send({"type": "act", "id": at, "action": action, "at": at})
             if sent:
                 await self.until(functools.partial(self.settled, pending, seat), MOVE_LIMIT)
@@ -279,10 +281,14 @@ class Table:
                     bench.moved(started, max(s.heard for s in self.seats) - started)
                 elif seat.connection == pending.connection and pending.refused is None:
                     bench.slow_moves += 1
+                    timed_out = True
             else:
                 await self.until(functools.partial(self.back, seat, pending.connection), 1.0)
             if pending.refused is not None:
-                bench.refused.append(pending.refused)
+                # after a move that never arrived, the next one may meet a table that moved on
+                # in the meantime: refused as stale, as it should be
+                (bench.refused_late if self.late else bench.refused).append(pending.refused)
+            self.late = timed_out or (self.late and pending.refused is not None)
             if pending.acked:
                 self.acked[at] = pending.entry
             self.pending = None
@@ -314,6 +320,7 @@ class Row:
     kills: int = 0
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     checked: str = ""
 
     @property
@@ -350,6 +357,7 @@ class Bench:
         self.slow_moves = 0
         self.out_of_order = 0
         self.refused: list[str] = []
+        self.refused_late: list[str] = []
         self.errors: list[str] = []
 
     def stopping(self, table: Table) -> bool:
@@ -514,6 +522,10 @@ class Bench:
             row.problems.append(f"{self.out_of_order} updates arrived out of order")
         if self.refused:
             row.problems.append(f"{len(self.refused)} moves refused, e.g. {self.refused[0]!r}")
+        if self.refused_late:
+            row.notes.append(
+                f"{len(self.refused_late)} moves sent after a late one refused as stale (right)"
+            )
         row.problems.extend(self.errors[:5])
 
 
@@ -629,11 +641,13 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "
                 f"server {row.cpu_ms(row.server_cpu):.2f} ms CPU/move, "
-                f"{row.kills} kills, {row.reconnects} reconnects",
+                f"{row.kills} kills, {row.reconnects} reconnection attempts",
                 flush=True,
             )
             if row.checked:
                 print(f"    check: {row.checked}")
+            for note in row.notes:
+                print(f"    note: {note}")
             for problem in row.problems[:10]:
                 print(f"    PROBLEM: {problem}")
     print()

@@ -17,11 +17,12 @@ import os
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from benchmarks.cluster import NGINX, REDIS_URL, Cluster, deployment
+from benchmarks.cluster import NGINX, REDIS_URL, Cluster, deployment, nginx_conf
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -303,3 +304,21 @@ def test_one_process_behind_nginx_restarted_mid_game() -> None:
         except BaseException:
             print(cluster.logs())
             raise
+
+
+def block(text: str, opening: str) -> list[str]:
+    """The directives of the first `opening {` block in an nginx configuration."""
+    lines = [line.strip() for line in text.splitlines()]
+    start = lines.index(opening + " {") + 1
+    end = lines.index("}", start)
+    return [line for line in lines[start:end] if line and not line.startswith("#")]
+
+
+def test_the_documented_nginx_configuration_is_the_tested_one() -> None:
+    """docs/deploy.md shows the proxying that the deployment test runs, directive for directive."""
+    page = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+    documented = page.split("```nginx\n", 1)[1].split("```", 1)[0]
+    tested = nginx_conf(8000, [8001, 8002], Path("/tmp/unused"))
+    for opening in ("location /", "map $http_upgrade $connection_upgrade"):
+        assert block(documented, opening) == block(tested, opening)
+    assert block(documented, "upstream campfire")[-1] == block(tested, "upstream campfire")[-1]
