@@ -28,6 +28,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 NGINX = "/usr/sbin/nginx"
 PG_ADMIN = "host=127.0.0.1 port=5432 dbname=postgres user=postgres"
@@ -189,7 +190,8 @@ class Nginx:
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGQUIT)  # graceful: workers finish and exit
+            # fast shutdown: a graceful one would wait for every open WebSocket to close
+            self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
@@ -347,8 +349,11 @@ class Cluster:
     ) -> None:
         if processes < 1:
             raise ClusterError(f"a cluster needs at least one process, not {processes}")
-        self._tmp = None if folder is not None else tempfile.TemporaryDirectory(prefix="campfire-")
-        self.folder = folder if folder is not None else Path(self._tmp.name)  # type: ignore[union-attr]
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if folder is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="campfire-")
+            folder = Path(self._tmp.name)
+        self.folder = folder
         self.options = options
         ports = free_ports(processes + 1)
         self.servers = [
@@ -443,14 +448,14 @@ def deployment(
     *,
     redis: str | None = None,
     balancer: bool | None = None,
-    **options: object,
+    **options: Any,
 ) -> Iterator[tuple[Cluster, Database]]:
     """A fresh database and a cluster on it; both gone afterwards."""
     with tempfile.TemporaryDirectory(prefix="campfire-") as tmp:
         folder = Path(tmp)
         db = fresh_database(database, folder)
         try:
-            serve = ServeOptions(db.url, redis=redis, **options)  # type: ignore[arg-type]
+            serve = ServeOptions(db.url, redis=redis, **options)
             with Cluster(processes, serve, balancer=balancer, folder=folder) as cluster:
                 yield cluster, db
         finally:

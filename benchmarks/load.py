@@ -38,6 +38,7 @@ import json
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,8 +131,11 @@ class Seat:
                     self.connection += 1
                     async for raw in ws:
                         self.heard_message(json.loads(raw), time.perf_counter())
-            except (OSError, WebSocketException, TimeoutError):
-                pass
+                    if not self.table.closed:
+                        bench.drops[f"closed with {ws.close_code}"] += 1
+            except (OSError, WebSocketException, TimeoutError) as error:
+                if not self.table.closed:
+                    bench.drops[describe(error)] += 1
             self.ws = None
             if self.table.closed:
                 return
@@ -160,7 +164,7 @@ class Seat:
             if pending is not None and message.get("id") == pending.at:
                 pending.refused = str(message.get("reason"))
             elif message.get("fatal"):
-                table.bench.errors.append(f"table {table.id}: {message.get('reason')}")
+                table.bench.errors[str(message.get("reason"))] += 1
         table.changed.set()
 
     async def send(self, message: dict[str, Any]) -> bool:
@@ -358,7 +362,9 @@ class Bench:
         self.out_of_order = 0
         self.refused: list[str] = []
         self.refused_late: list[str] = []
-        self.errors: list[str] = []
+        #: fatal refusals of a connection, and why sockets dropped or did not open, by reason
+        self.errors: Counter[str] = Counter()
+        self.drops: Counter[str] = Counter()
 
     def stopping(self, table: Table) -> bool:
         return self.ending or table.closed
@@ -479,13 +485,17 @@ class Bench:
     async def check(self) -> None:
         """Every acknowledged move is in its table's stored record; every record replays."""
         row = self.row
-        acked = lost = stuck = finished = 0
+        acked = lost = stuck = finished = playable = 0
         for table in self.tables:
             state = await self.http.get(f"/api/tables/{table.id}")
             meta = state.json()
             if meta.get("status") != "finished":
-                stuck += 1
-                row.problems.append(f"table {table.id} did not finish: {meta}")
+                refusal = await self.one_more_move(table, meta)
+                if refusal is None:
+                    playable += 1
+                else:
+                    stuck += 1
+                    row.problems.append(f"table {table.id} is stuck at {meta.get('at')}: {refusal}")
                 continue
             answer = await self.http.get(f"/api/tables/{table.id}/record")
             try:
@@ -507,8 +517,28 @@ class Bench:
                     )
         row.checked = (
             f"{finished}/{len(self.tables)} games finished and replayed, {acked} acknowledged "
-            f"moves checked, {lost} missing or different, {stuck} tables stuck"
+            f"moves checked, {lost} missing or different; {playable} unfinished but playable, "
+            f"{stuck} stuck"
         )
+        if playable:
+            row.problems.append(f"{playable} tables did not finish in {self.args.drain:.0f} s")
+
+    async def one_more_move(self, table: Table, meta: dict[str, Any]) -> str | None:
+        """None when the seat to move can still play a legal move (over HTTP), else why not."""
+        seat = meta.get("to_move")
+        if meta.get("status") != "playing" or not isinstance(seat, int):
+            return f"status {meta.get('status')}, to move {seat}"
+        auth = {"Authorization": f"Bearer {table.seats[seat].token}"}
+        mine = (await self.http.get(f"/api/tables/{table.id}/state", headers=auth)).json()
+        if not mine.get("controls"):
+            return f"seat {seat} is to move but has no controls"
+        action = table.rng.choice(web_game(get_game(self.game)).expand(mine["controls"]))
+        answer = await self.http.post(
+            f"/api/tables/{table.id}/actions",
+            json={"action": action, "at": mine["at"]},
+            headers=auth,
+        )
+        return None if answer.status_code == 200 else f"{answer.status_code} {answer.text}"
 
     def report_problems(self) -> None:
         row = self.row
@@ -526,7 +556,19 @@ class Bench:
             row.notes.append(
                 f"{len(self.refused_late)} moves sent after a late one refused as stale (right)"
             )
-        row.problems.extend(self.errors[:5])
+        for reason, count in self.errors.most_common(5):
+            row.problems.append(f"{count} connections refused: {reason}")
+        if self.drops:
+            reasons = ", ".join(f"{n} {why}" for why, n in self.drops.most_common(4))
+            row.notes.append(f"sockets dropped or refused: {reasons}")
+
+
+def describe(error: BaseException) -> str:
+    """Why a socket closed or did not open, short enough to count."""
+    status = getattr(getattr(error, "response", None), "status_code", None)
+    if status is not None:
+        return f"{type(error).__name__} {status}"
+    return type(error).__name__
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -579,8 +621,9 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     ref = rows[0]
     lines = [
         "| setup | tables | rate | moves/s | p50 ms | p95 ms | p99 ms | server CPU ms/move | "
-        "nginx CPU ms/move | server RSS MB | client CPU | machine busy | vs reference |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "server CPU | nginx CPU ms/move | server RSS MB | client CPU | machine busy | "
+        "vs reference |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         cpu = row.cpu_ms(row.server_cpu)
@@ -593,7 +636,9 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
         lines.append(
             f"| {row.setup.name} | {row.tables} | {row.rate}/s | {row.rate_per_s:.1f} | "
             f"{row.percentile(0.5):.1f} | {row.percentile(0.95):.1f} | {row.percentile(0.99):.1f} "
-            f"| {cpu:.2f} ({cpu / (kernel * 1000):.0f}x kernel) | {row.cpu_ms(row.nginx_cpu):.2f} "
+            f"| {cpu:.2f} ({cpu / (kernel * 1000):.0f}x kernel) "
+            f"| {100 * row.server_cpu / row.seconds:.0f}% of a core "
+            f"| {row.cpu_ms(row.nginx_cpu):.2f} "
             f"| {row.rss_peak / 1e6:.0f} | {100 * row.client_cpu / row.seconds:.0f}% of a core "
             f"| {100 * row.machine_busy:.0f}% | {versus} |"
         )
