@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest clean
+.PHONY: run test lint typecheck pytest clean nginx
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/campfire serve --host 127.0.0.1 --port 8000 --db sqlite:///data/campfire.sqlite3
 
-test: $(STAMP)
+# the deployment test (tests/server/test_deploy.py) runs Debian's nginx: installed here when it
+# is missing, without letting the package start a service of its own
+nginx:
+	@test -x /usr/sbin/nginx || $(PYTHON) -m benchmarks.cluster --install-nginx
+
+test: $(STAMP) nginx
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy

@@ -1,0 +1,726 @@
+"""Load benchmark: many tables of four, every seat on its own WebSocket, against a real cluster.
+
+    .venv/bin/python -m benchmarks.load                                  # the whole matrix
+    .venv/bin/python -m benchmarks.load --setups sqlite-1,postgresql-1 --tables 50,100,150
+    .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 100 --rate max
+    .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 40 --chaos 4
+
+Each row starts a fresh deployment (benchmarks/cluster.py): a new database, N `campfire serve`
+processes, and Debian's nginx in front when N > 1 (PostgreSQL + Redis then). Tables of four
+people (Waka Tanka, or `--game powwow`) are opened over HTTP, every seat connects its own
+WebSocket (one asyncio client holds them all), and the seat to move plays a random legal move
+(picked from its controls, as the page does) once a second per table (`--rate 1`) or as soon as
+everyone has seen the last one (`--rate max`). A finished game is followed by a new table.
+
+Figures per row, over the measured window: moves per second; latency from sending a move to the
+LAST seat of the table receiving its update (p50/p95/p99); server CPU per move (utime + stime of
+every server process from /proc, killed lives included) and nginx's; the servers' resident
+memory (peak); this client's own CPU, because it shares the machine's cores with the servers and
+a busy client inflates every latency; and how busy the whole machine was. The reference rows
+are named in the output: the first row of the run, and the kernel alone (apply + the record of
+the move, no server) for CPU per move.
+
+`--chaos K` kills (SIGKILL) a random server process K times at random moments in the window and
+starts it again; clients reconnect (through nginx) and play on. Afterwards every table plays to
+its end, and the run checks that every acknowledged move (answered "ok", or its update seen on the
+socket that sent it) stands in the stored record at its place, that no table is stuck, and that
+every record replays. `--check` does the same without kills.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import functools
+import itertools
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
+
+from benchmarks.cluster import REDIS_URL, Cluster, ClusterError, Usage, deployment
+from campfire.kernel import Record, RecordError, get_game
+from campfire.server.webgame import web_game
+
+SEATS = 4
+#: seconds a move may take to reach every seat before the table looks again (a lost update)
+MOVE_LIMIT = 15.0
+#: seconds seats may disagree about the table before the lagging ones reconnect
+RESYNC_AFTER = 10.0
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One deployment: the database, how many processes, and whether nginx is in front."""
+
+    database: str
+    processes: int
+    nginx: bool
+
+    @property
+    def name(self) -> str:
+        db = "PostgreSQL" if self.database == "postgresql" else "SQLite"
+        extra = " + Redis" if self.processes > 1 else ""
+        front = " behind nginx" if self.nginx else ""
+        plural = "es" if self.processes > 1 else ""
+        return f"{self.processes} process{plural}, {db}{extra}{front}"
+
+
+def parse_setup(text: str) -> Setup:
+    """`sqlite-1`, `postgresql-2`, `pg-2`, `sqlite-1+nginx`: database, processes, balancer."""
+    spec, _, front = text.partition("+")
+    database, _, count = spec.partition("-")
+    database = {"pg": "postgresql", "postgres": "postgresql"}.get(database, database)
+    if database not in ("sqlite", "postgresql") or not count.isdigit() or int(count) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a setup: DATABASE-PROCESSES[+nginx], e.g. sqlite-1, postgresql-2"
+        )
+    if front not in ("", "nginx"):
+        raise argparse.ArgumentTypeError(f"{text!r}: only '+nginx' may follow the processes")
+    processes = int(count)
+    return Setup(database, processes, processes > 1 or front == "nginx")
+
+
+# --- one seat, one socket ------------------------------------------------------------------
+@dataclass
+class Pending:
+    """A move sent and not yet settled."""
+
+    at: int
+    entry: dict[str, Any]
+    connection: int
+    acked: bool = False
+    refused: str | None = None
+
+
+class Seat:
+    """A seat's WebSocket, kept open (reconnecting when it drops) and what it last heard."""
+
+    def __init__(self, table: Table, seat: int, token: str) -> None:
+        self.table = table
+        self.seat = seat
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.latest: dict[str, Any] | None = None
+        self.heard = 0.0  # perf_counter when `latest` arrived
+        self.connection = 0  # which connection (counts reconnects)
+        self.last_at = -1  # on this connection, to check the order of updates
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def at(self) -> int:
+        return -1 if self.latest is None else int(self.latest["at"])
+
+    async def run(self) -> None:
+        bench = self.table.bench
+        url = f"{bench.ws_base}/ws/tables/{self.table.id}"
+        while not self.table.closed:
+            try:
+                async with connect(url, open_timeout=10, proxy=None, max_size=2**20) as ws:
+                    await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    self.ws, self.last_at = ws, -1
+                    self.connection += 1
+                    async for raw in ws:
+                        self.heard_message(json.loads(raw), time.perf_counter())
+                    if not self.table.closed:
+                        bench.drops[f"closed with {ws.close_code}"] += 1
+            except (OSError, WebSocketException, TimeoutError) as error:
+                if not self.table.closed:
+                    bench.drops[describe(error)] += 1
+            self.ws = None
+            if self.table.closed:
+                return
+            bench.reconnects += 1
+            await asyncio.sleep(0.1 + random.random() * 0.4)
+
+    def heard_message(self, message: dict[str, Any], now: float) -> None:
+        kind = message.get("type")
+        table = self.table
+        pending = table.pending
+        if kind == "update":
+            if message["at"] < self.last_at:
+                table.bench.out_of_order += 1
+            self.last_at = message["at"]
+            self.latest, self.heard = message, now
+            if (
+                pending is not None
+                and pending.entry["player"] == self.seat
+                and pending.connection == self.connection
+                and message["at"] > pending.at
+            ):
+                pending.acked = True
+        elif kind == "ok" and pending is not None and message.get("id") == pending.at:
+            pending.acked = True
+        elif kind == "error":
+            if pending is not None and message.get("id") == pending.at:
+                pending.refused = str(message.get("reason"))
+            elif message.get("fatal"):
+                table.bench.errors[str(message.get("reason"))] += 1
+        table.changed.set()
+
+    async def send(self, message: dict[str, Any]) -> bool:
+        ws = self.ws
+        if ws is None:
+            return False
+        try:
+            await ws.send(json.dumps(message))
+            return True
+        except (OSError, WebSocketException):
+            return False
+
+    async def drop(self) -> None:
+        """Close the socket: the seat reconnects and hears the whole table again."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+
+# --- one table -----------------------------------------------------------------------------
+class Table:
+    """One game of four people: its sockets, the moves it sent, and those acknowledged."""
+
+    def __init__(self, bench: Bench, table_id: str, tokens: list[str], rng: random.Random) -> None:
+        self.bench = bench
+        self.id = table_id
+        self.rng = rng
+        self.seats = [Seat(self, s, t) for s, t in enumerate(tokens)]
+        self.changed = asyncio.Event()
+        self.closed = False
+        self.pending: Pending | None = None
+        #: record index -> the entry the server acknowledged there
+        self.acked: dict[int, dict[str, Any]] = {}
+        self.finished = False
+        #: the last move did not reach every seat in time (the next may be stale)
+        self.late = False
+
+    def start(self) -> None:
+        for seat in self.seats:
+            seat.task = asyncio.get_running_loop().create_task(seat.run())
+
+    async def until(self, done: Callable[[], bool], limit: float) -> bool:
+        deadline = time.monotonic() + limit
+        while not done():
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return True
+
+    def back(self, seat: Seat, connection: int) -> bool:
+        return seat.connection != connection
+
+    def moved_on(self, at: int) -> bool:
+        return self.agreed() != at
+
+    def settled(self, pending: Pending, mover: Seat) -> bool:
+        """Every seat heard the move, or the mover's socket dropped (a killed process: the table
+        is looked at again from what the seats hear next), or the move was refused."""
+        return (
+            all(s.at > pending.at for s in self.seats)
+            or mover.connection != pending.connection
+            or pending.refused is not None
+        )
+
+    def agreed(self) -> int | None:
+        """The record length every seat has heard, when they all agree."""
+        ats = {seat.at for seat in self.seats}
+        return ats.pop() if len(ats) == 1 and -1 not in ats else None
+
+    async def play(self, interval: float | None) -> None:
+        """Move after move until the game ends or the bench says stop."""
+        bench = self.bench
+        expand = web_game(get_game(bench.game)).expand
+        next_time = time.monotonic() + (interval or 0) * self.rng.random()
+        while not bench.stopping(self):
+            if not await self.until(lambda: self.agreed() is not None, RESYNC_AFTER):
+                bench.resyncs += 1
+                behind = max(seat.at for seat in self.seats)
+                for seat in self.seats:
+                    if seat.at < behind:
+                        await seat.drop()
+                continue
+            at = self.agreed()
+            assert at is not None
+            latest = [seat.latest for seat in self.seats]
+            if any(m is not None and m["table"]["status"] == "finished" for m in latest):
+                self.finished = True
+                return
+            mover = next((s for s, m in enumerate(latest) if m and m["controls"]), None)
+            if mover is None:
+                # between a move and its chance outcomes, or an update still on its way
+                await self.until(functools.partial(self.moved_on, at), 1.0)
+                continue
+            if interval is not None and not bench.draining:
+                wait = next_time - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                next_time = max(next_time + interval, time.monotonic())
+                if self.agreed() != at:
+                    continue
+            seat = self.seats[mover]
+            controls = seat.latest["controls"] if seat.latest else None
+            if not controls or seat.ws is None:
+                # its socket is down (a killed process): wait until it is back
+                await self.until(functools.partial(self.back, seat, seat.connection), 1.0)
+                continue
+            action = self.rng.choice(expand(controls))
+            pending = Pending(at, {"player": mover, **action}, seat.connection)
+            self.pending = pending
+            started, timed_out = time.perf_counter(), False
+            sent = await seat.send({"type": "act", "id": at, "action": action, "at": at})
+            if sent:
+                await self.until(functools.partial(self.settled, pending, seat), MOVE_LIMIT)
+                if all(s.at > at for s in self.seats):
+                    bench.moved(started, max(s.heard for s in self.seats) - started)
+                elif seat.connection == pending.connection and pending.refused is None:
+                    bench.slow_moves += 1
+                    timed_out = True
+            else:
+                await self.until(functools.partial(self.back, seat, pending.connection), 1.0)
+            if pending.refused is not None:
+                # after a move that never arrived, the next one may meet a table that moved on
+                # in the meantime: refused as stale, as it should be
+                (bench.refused_late if self.late else bench.refused).append(pending.refused)
+            self.late = timed_out or (self.late and pending.refused is not None)
+            if pending.acked:
+                self.acked[at] = pending.entry
+            self.pending = None
+
+    async def close(self) -> None:
+        self.closed = True
+        for seat in self.seats:
+            await seat.drop()
+            if seat.task is not None:
+                seat.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await seat.task
+
+
+# --- the run -------------------------------------------------------------------------------
+@dataclass
+class Row:
+    setup: Setup
+    tables: int
+    rate: str
+    moves: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
+    server_cpu: float = 0.0
+    nginx_cpu: float = 0.0
+    client_cpu: float = 0.0
+    rss_peak: int = 0
+    machine_busy: float = 0.0
+    kills: int = 0
+    reconnects: int = 0
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    checked: str = ""
+
+    @property
+    def rate_per_s(self) -> float:
+        return self.moves / self.seconds if self.seconds else 0.0
+
+    def cpu_ms(self, seconds: float) -> float:
+        return 1000 * seconds / self.moves if self.moves else float("nan")
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return 1000 * ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Bench:
+    """Every table of one row, the measured window, and the chaos."""
+
+    def __init__(self, cluster: Cluster, args: argparse.Namespace, row: Row) -> None:
+        self.cluster = cluster
+        self.args = args
+        self.row = row
+        self.game: str = args.game
+        self.ws_base = cluster.ws_base
+        self.http = httpx.AsyncClient(base_url=cluster.base, timeout=30, trust_env=False)
+        self.rng = random.Random(args.seed)
+        self.tables: list[Table] = []
+        self.window: tuple[float, float] | None = None  # perf_counter start and end
+        self.draining = False
+        self.ending = False
+        self.reconnects = 0
+        self.resyncs = 0
+        self.slow_moves = 0
+        self.out_of_order = 0
+        self.refused: list[str] = []
+        self.refused_late: list[str] = []
+        #: fatal refusals of a connection, and why sockets dropped or did not open, by reason
+        self.errors: Counter[str] = Counter()
+        self.drops: Counter[str] = Counter()
+
+    def stopping(self, table: Table) -> bool:
+        return self.ending or table.closed
+
+    def moved(self, started: float, latency: float) -> None:
+        window = self.window
+        if window is not None and window[0] <= started and (window[1] == 0 or started < window[1]):
+            self.row.moves += 1
+            self.row.latencies.append(latency)
+
+    async def open_table(self) -> Table:
+        """A table of four people, each seated over HTTP (retried while a process restarts)."""
+        for attempt in itertools.count():
+            try:
+                made = await self.http.post(
+                    "/api/tables", json={"game": self.game, "players": SEATS, "name": "P0"}
+                )
+                made.raise_for_status()
+                body = made.json()
+                tokens = [body["token"]]
+                for s in range(1, SEATS):
+                    joined = await self.http.post(
+                        f"/api/tables/{body['id']}/join", json={"name": f"P{s}"}
+                    )
+                    joined.raise_for_status()
+                    tokens.append(joined.json()["token"])
+                break
+            except httpx.HTTPError as error:
+                if attempt >= 20:
+                    raise ClusterError(f"cannot open a table: {error}") from None
+                await asyncio.sleep(0.5)
+        table = Table(self, body["id"], tokens, random.Random(self.rng.random()))
+        self.tables.append(table)
+        table.start()
+        await table.until(lambda: table.agreed() is not None, 30)
+        return table
+
+    async def keep_playing(self, table: Table, interval: float | None) -> None:
+        """One table's place in the run: a finished game is followed by a new table."""
+        while True:
+            await table.play(interval)
+            if not table.finished or self.draining or self.ending:
+                return
+            await table.close()
+            table = await self.open_table()
+
+    async def chaos(self, kills: int, seconds: float) -> None:
+        moments = sorted(self.rng.uniform(0.1, 0.85) * seconds for _ in range(kills))
+        begun = time.monotonic()
+        for moment in moments:
+            await asyncio.sleep(max(0.0, begun + moment - time.monotonic()))
+            index = self.rng.randrange(len(self.cluster.servers))
+            await asyncio.to_thread(self.cluster.kill, index)
+            self.row.kills += 1
+            await asyncio.sleep(self.rng.uniform(0.0, 1.0))
+            await asyncio.to_thread(self.cluster.restart, index)
+
+    async def sample_memory(self) -> None:
+        while True:
+            self.row.rss_peak = max(self.row.rss_peak, self.cluster.server_rss())
+            await asyncio.sleep(0.5)
+
+    async def run(self) -> None:
+        args, row = self.args, self.row
+        interval = None if args.rate == "max" else 1 / float(args.rate)
+        opening = asyncio.Semaphore(16)
+
+        async def opened() -> Table:
+            async with opening:
+                return await self.open_table()
+
+        first = await asyncio.gather(*(opened() for _ in range(row.tables)))
+        sampler = asyncio.get_running_loop().create_task(self.sample_memory())
+        players = [
+            asyncio.get_running_loop().create_task(self.keep_playing(t, interval)) for t in first
+        ]
+        await asyncio.sleep(args.warmup)
+        cpu0, nginx0, own, busy0 = (
+            self.cluster.server_cpu(),
+            self.cluster.nginx_cpu(),
+            Usage(),
+            machine_ticks(),
+        )
+        reconnects0 = self.reconnects
+        self.window = (time.perf_counter(), 0)
+        chaos = (
+            asyncio.get_running_loop().create_task(self.chaos(args.chaos, args.seconds))
+            if args.chaos
+            else None
+        )
+        await asyncio.sleep(args.seconds)
+        self.window = (self.window[0], time.perf_counter())
+        row.seconds = self.window[1] - self.window[0]
+        row.server_cpu = self.cluster.server_cpu() - cpu0
+        row.nginx_cpu = self.cluster.nginx_cpu() - nginx0
+        row.client_cpu = own.seconds()
+        row.machine_busy = busy_share(busy0, machine_ticks())
+        if chaos is not None:
+            await chaos
+        row.reconnects = self.reconnects - reconnects0
+        if args.check or args.chaos:
+            self.draining = True
+            _, still = await asyncio.wait(players, timeout=args.drain)
+            self.ending = True
+            if still:
+                await asyncio.wait(still, timeout=MOVE_LIMIT + 5)
+        else:
+            self.ending = True
+            await asyncio.wait(players, timeout=MOVE_LIMIT + 5)
+        sampler.cancel()
+        for table in self.tables:
+            await table.close()
+        if args.check or args.chaos:
+            await self.check()
+        await self.http.aclose()
+        self.report_problems()
+
+    async def check(self) -> None:
+        """Every acknowledged move is in its table's stored record; every record replays."""
+        row = self.row
+        acked = lost = stuck = finished = playable = 0
+        for table in self.tables:
+            state = await self.http.get(f"/api/tables/{table.id}")
+            meta = state.json()
+            if meta.get("status") != "finished":
+                refusal = await self.one_more_move(table, meta)
+                if refusal is None:
+                    playable += 1
+                else:
+                    stuck += 1
+                    row.problems.append(f"table {table.id} is stuck at {meta.get('at')}: {refusal}")
+                continue
+            answer = await self.http.get(f"/api/tables/{table.id}/record")
+            try:
+                record = Record.loads(answer.text)
+                replayed = record.replay()
+            except RecordError as error:
+                row.problems.append(f"table {table.id}: the record does not replay: {error}")
+                continue
+            if not replayed.is_terminal or replayed.winners() != meta["winners"]:
+                row.problems.append(f"table {table.id}: the replay does not end as the table did")
+            finished += 1
+            for at, entry in table.acked.items():
+                acked += 1
+                stored = record.moves[at] if at < len(record.moves) else None
+                if stored != entry:
+                    lost += 1
+                    row.problems.append(
+                        f"table {table.id}: acknowledged move {at} {entry} is stored as {stored}"
+                    )
+        row.checked = (
+            f"{finished}/{len(self.tables)} games finished and replayed, {acked} acknowledged "
+            f"moves checked, {lost} missing or different; {playable} unfinished but playable, "
+            f"{stuck} stuck"
+        )
+        if playable:
+            row.problems.append(f"{playable} tables did not finish in {self.args.drain:.0f} s")
+
+    async def one_more_move(self, table: Table, meta: dict[str, Any]) -> str | None:
+        """None when the seat to move can still play a legal move (over HTTP), else why not."""
+        seat = meta.get("to_move")
+        if meta.get("status") != "playing" or not isinstance(seat, int):
+            return f"status {meta.get('status')}, to move {seat}"
+        auth = {"Authorization": f"Bearer {table.seats[seat].token}"}
+        mine = (await self.http.get(f"/api/tables/{table.id}/state", headers=auth)).json()
+        if not mine.get("controls"):
+            return f"seat {seat} is to move but has no controls"
+        action = table.rng.choice(web_game(get_game(self.game)).expand(mine["controls"]))
+        answer = await self.http.post(
+            f"/api/tables/{table.id}/actions",
+            json={"action": action, "at": mine["at"]},
+            headers=auth,
+        )
+        return None if answer.status_code == 200 else f"{answer.status_code} {answer.text}"
+
+    def report_problems(self) -> None:
+        row = self.row
+        if self.slow_moves:
+            row.problems.append(
+                f"{self.slow_moves} moves did not reach every seat in {MOVE_LIMIT} s"
+            )
+        if self.resyncs:
+            row.problems.append(f"{self.resyncs} times seats disagreed for {RESYNC_AFTER} s")
+        if self.out_of_order:
+            row.problems.append(f"{self.out_of_order} updates arrived out of order")
+        if self.refused:
+            row.problems.append(f"{len(self.refused)} moves refused, e.g. {self.refused[0]!r}")
+        if self.refused_late:
+            row.notes.append(
+                f"{len(self.refused_late)} moves sent after a late one refused as stale (right)"
+            )
+        for reason, count in self.errors.most_common(5):
+            row.problems.append(f"{count} connections refused: {reason}")
+        if self.drops:
+            reasons = ", ".join(f"{n} {why}" for why, n in self.drops.most_common(4))
+            row.notes.append(f"sockets dropped or refused: {reasons}")
+
+
+def describe(error: BaseException) -> str:
+    """Why a socket closed or did not open, short enough to count."""
+    status = getattr(getattr(error, "response", None), "status_code", None)
+    if status is not None:
+        return f"{type(error).__name__} {status}"
+    return type(error).__name__
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of all cores, from /proc/stat."""
+    with open("/proc/stat") as stat:
+        fields = [int(x) for x in stat.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
+
+
+def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
+    total = after[1] - before[1]
+    return (after[0] - before[0]) / total if total else 0.0
+
+
+def kernel_cpu_per_move(game_name: str, moves: int = 3000) -> float:
+    """CPU seconds per move of the kernel alone: apply it and write the record of the game."""
+    game = get_game(game_name)
+    rng = random.Random(1)
+    done = 0
+    started = time.process_time()
+    while done < moves:
+        state = game.new_state(SEATS)
+        while not state.is_terminal and done < moves:
+            if state.to_move is None:
+                state.apply(state.sample_chance(rng))
+                continue
+            state.apply(rng.choice(state.legal_actions()))
+            Record.of(state)
+            done += 1
+    return (time.process_time() - started) / done
+
+
+def measure(setup: Setup, tables: int, args: argparse.Namespace) -> Row:
+    row = Row(setup, tables, args.rate)
+    serve: dict[str, Any] = {"bot_pause": 0, "tables_per_minute": 1_000_000}
+    if setup.processes > 1:
+        serve["redis"] = args.redis
+    if args.workers:
+        serve["workers"] = args.workers
+    with deployment(setup.processes, setup.database, balancer=setup.nginx, **serve) as (cluster, _):
+        try:
+            asyncio.run(Bench(cluster, args, row).run())
+        except ClusterError as error:
+            row.problems.append(f"{error}\n{cluster.logs()}")
+    return row
+
+
+def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
+    ref = rows[0]
+    lines = [
+        "| setup | tables | rate | moves/s | p50 ms | p95 ms | p99 ms | server CPU ms/move | "
+        "server CPU | nginx CPU ms/move | server RSS MB | client CPU | machine busy | "
+        "vs reference |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        cpu = row.cpu_ms(row.server_cpu)
+        versus = (
+            "reference"
+            if row is ref
+            else f"{row.rate_per_s / ref.rate_per_s:.2f}x moves/s, "
+            f"{cpu / ref.cpu_ms(ref.server_cpu):.2f}x CPU/move"
+        )
+        lines.append(
+            f"| {row.setup.name} | {row.tables} | {row.rate}/s | {row.rate_per_s:.1f} | "
+            f"{row.percentile(0.5):.1f} | {row.percentile(0.95):.1f} | {row.percentile(0.99):.1f} "
+            f"| {cpu:.2f} ({cpu / (kernel * 1000):.0f}x kernel) "
+            f"| {100 * row.server_cpu / row.seconds:.0f}% of a core "
+            f"| {row.cpu_ms(row.nginx_cpu):.2f} "
+            f"| {row.rss_peak / 1e6:.0f} | {100 * row.client_cpu / row.seconds:.0f}% of a core "
+            f"| {100 * row.machine_busy:.0f}% | {versus} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--setups",
+        type=lambda text: [parse_setup(t) for t in text.split(",") if t],
+        default=[parse_setup(t) for t in ("sqlite-1", "postgresql-1", "postgresql-2")],
+        help="comma-separated DATABASE-PROCESSES[+nginx]: sqlite-1, postgresql-1, postgresql-2",
+    )
+    parser.add_argument(
+        "--tables",
+        type=lambda text: [positive(t) for t in text.split(",") if t],
+        default=[50, 100, 150],
+        help="comma-separated table counts (four seats each)",
+    )
+    parser.add_argument("--rate", type=rate, default="1", help="moves per second per table, or max")
+    parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before it")
+    parser.add_argument("--game", choices=["wakatanka", "powwow"], default="wakatanka")
+    parser.add_argument("--chaos", type=int, default=0, help="kill a server process K times")
+    parser.add_argument("--check", action="store_true", help="check the records without kills")
+    parser.add_argument("--drain", type=float, default=180.0, help="seconds to finish every game")
+    parser.add_argument("--redis", default=REDIS_URL, help="for the setups of 2+ processes")
+    parser.add_argument("--workers", type=int, default=None, help="campfire serve --workers")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.chaos < 0:
+        parser.error("--seconds must be positive and --chaos at least 0")
+
+    kernel = kernel_cpu_per_move(args.game)
+    print(f"Campfire load: {args.game}, {SEATS} seats a table, one WebSocket per seat")
+    print(f"  reference: the kernel alone (apply + record of the move) {kernel * 1e6:.0f} µs CPU")
+    print("  the client shares this machine's cores with the servers: its CPU is in the table")
+    rows = []
+    for setup in args.setups:
+        for tables in args.tables:
+            print(f"  {setup.name}, {tables} tables at {args.rate}/s ...", flush=True)
+            row = measure(setup, tables, args)
+            rows.append(row)
+            print(
+                f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "
+                f"server {row.cpu_ms(row.server_cpu):.2f} ms CPU/move, "
+                f"{row.kills} kills, {row.reconnects} reconnection attempts",
+                flush=True,
+            )
+            if row.checked:
+                print(f"    check: {row.checked}")
+            for note in row.notes:
+                print(f"    note: {note}")
+            for problem in row.problems[:10]:
+                print(f"    PROBLEM: {problem}")
+    print()
+    print(f"Reference row: the first ({rows[0].setup.name}, {rows[0].tables} tables).")
+    print(table_of(rows, kernel, args))
+    if any(row.problems for row in rows):
+        sys.exit(1)
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return int(text)
+
+
+def rate(text: str) -> str:
+    if text == "max":
+        return text
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"--rate takes moves per second (> 0) or max, not {text!r}"
+        )
+    return text
+
+
+if __name__ == "__main__":
+    main()
