@@ -142,6 +142,26 @@ def test_a_stale_move_is_refused_not_misapplied(client: Client) -> None:
     assert "moved on" in stale.json()["error"] and "nothing was applied" in stale.json()["error"]
 
 
+def test_a_move_sent_again_after_a_lost_answer_is_done_once(client: Client) -> None:
+    """A client that never heard its answer (a dropped connection) may send the same move with
+    the same `at` again: it is told the move is done, and it is in the record once."""
+    made = client.create("powwow", 2, name="Ana")
+    bob = client.join(made["id"], "Bob")
+    tokens = [made["token"], bob["token"]]
+    public = client.state(made["id"])
+    seat, at = public["table"]["to_move"], public["at"]
+    move = {"action": "guess", "value": 3}
+    assert client.act(made["id"], tokens[seat], move, at).status_code == 200
+    again = client.act(made["id"], tokens[seat], move, at)
+    assert again.status_code == 200, again.text
+    assert again.json()["at"] == at + 1
+    # a different move with the old `at` is still refused, and so is the other seat's
+    other = client.act(made["id"], tokens[seat], {"action": "guess", "value": 4}, at)
+    assert other.status_code == 409 and "moved on" in other.json()["error"]
+    assert client.act(made["id"], tokens[1 - seat], move, at).status_code == 409
+    assert client.state(made["id"])["at"] == at + 1
+
+
 def test_joining_refuses_taken_seats_duplicate_names_and_full_tables(client: Client) -> None:
     made = client.create("wakatanka", 3, {2: "random"}, name="Ana")
     taken = client.http.post(f"/api/tables/{made['id']}/join", json={"name": "Bob", "seat": 0})

@@ -35,7 +35,8 @@ LEASE_SECONDS = 8.0
 HEARTBEAT_SECONDS = 4.0
 PRESENCE_SECONDS = 12.0
 
-Notice = Callable[[str, str], None]
+#: notice(table_id, kind, data): data is what the notice carries, or None
+Notice = Callable[[str, str, "dict[str, Any] | None"], None]
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class Bus:
     async def stop(self) -> None:
         pass
 
-    async def publish(self, table_id: str, kind: str) -> None:
+    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
         pass
 
     # --- bot-driving leases ----------------------------------------------------------------
@@ -188,7 +189,7 @@ class RedisBus(Bus):
                     ready.set_result(None)
                 else:
                     assert self._notice is not None
-                    self._notice("*", "resync")
+                    self._notice("*", "resync", None)
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
@@ -196,7 +197,7 @@ class RedisBus(Bus):
                     try:
                         data = orjson.loads(message["data"])
                         if data["p"] != self.process and self._notice is not None:
-                            self._notice(str(data["t"]), str(data["k"]))
+                            self._notice(str(data["t"]), str(data["k"]), data.get("d"))
                     except (ValueError, KeyError, TypeError):
                         log.warning("ignored a malformed notice on %s", self.channel)
             except asyncio.CancelledError:
@@ -208,8 +209,8 @@ class RedisBus(Bus):
                 log.warning("lost the Redis connection (%s); retrying", error)
                 await asyncio.sleep(0.5)
 
-    async def publish(self, table_id: str, kind: str) -> None:
-        message = orjson.dumps({"t": table_id, "k": kind, "p": self.process})
+    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+        message = orjson.dumps({"t": table_id, "k": kind, "p": self.process, "d": data})
         try:
             await self.redis.publish(self.channel, message)
         except Exception as error:  # the others catch up from the database anyway

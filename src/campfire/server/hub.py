@@ -27,6 +27,7 @@ from campfire.kernel import (
     Event,
     IllegalAction,
     OptionError,
+    PlayerMove,
     Record,
     RecordError,
     State,
@@ -150,7 +151,7 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     # --- keeping in step with the other processes ----------------------------------------------
-    def _notice(self, table_id: str, kind: str) -> None:
+    def _notice(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
         """Another process changed a table (or the bus lost notices: "*")."""
         if self.closing:
             return
@@ -160,9 +161,54 @@ class Hub:
                 continue
             if kind == "presence":
                 self._spawn(self._refresh_presence(table))
+            elif kind == "moves" and data is not None and not table.behind:
+                self._spawn(self._take_moves(table, data))
             elif not table.behind:
                 table.behind = True
                 self._spawn(self.refresh(table))
+
+    async def _take_moves(self, table: LiveTable, data: dict[str, Any]) -> None:
+        """The entries another process just committed, carried by its notice: applied at once
+        when they follow this copy's last entry, else read from the database."""
+        async with table.lock:
+            try:
+                start, entries, version = int(data["start"]), list(data["entries"]), data["version"]
+            except (KeyError, TypeError, ValueError):
+                start, entries, version = -1, [], None
+            if start != table.at or table.behind:
+                if start < table.at:
+                    return  # already taken (from the database)
+                await self._catch_up(table)
+                return
+            stamped = self._apply_entries(table, entries)
+            if stamped is None:
+                await self._catch_up(table)
+                return
+            table.status = FINISHED if table.state.is_terminal else PLAYING
+            table.updated = time.time()
+            if isinstance(version, int) and version == table.version + 1:
+                table.version = version  # else the next look at the database catches up
+            table.broadcast(stamped)
+            self.bots.kick(table)
+
+    def _apply_entries(
+        self, table: LiveTable, entries: list[dict[str, Any]]
+    ) -> list[tuple[int, Event]] | None:
+        """Apply stored entries through the rules; None (and nothing changed) if one fails."""
+        state = table.state.clone()
+        stamped: list[tuple[int, Event]] = []
+        for raw in entries:
+            try:
+                events = apply_entry(state, raw)
+            except (ValueError, IllegalAction) as error:
+                log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
+                return None
+            stamped.extend((len(state.history), e) for e in events)
+        table.state = state
+        table.at += len(entries)
+        table.events.extend(stamped)
+        table.last_kinds = {e.kind for _, e in stamped}
+        return stamped
 
     def _present_pairs(self) -> list[tuple[str, int]]:
         return [
@@ -200,18 +246,10 @@ class Hub:
         seats_changed = self._take_seats(table, row.seats)
         stamped: list[tuple[int, Event]] = []
         if entries:
-            state = table.state.clone()
-            for raw in entries:
-                try:
-                    events = apply_entry(state, raw)
-                except (ValueError, IllegalAction) as error:
-                    log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
-                    return
-                stamped.extend((len(state.history), e) for e in events)
-            table.state = state
-            table.at += len(entries)
-            table.events.extend(stamped)
-            table.last_kinds = {e.kind for _, e in stamped}
+            applied = self._apply_entries(table, entries)
+            if applied is None:
+                return
+            stamped = applied
         changed = seats_changed or row.status != table.status or row.next_id != table.next_id
         table.status, table.next_id = row.status, row.next_id
         table.updated, table.version = row.updated, row.version
@@ -508,10 +546,16 @@ class Hub:
     async def act(
         self, table: LiveTable, seat: int, action: Mapping[str, Any], at: int | None
     ) -> None:
-        """Apply `seat`'s action if the table is still at `at` (when given) and it is legal."""
+        """Apply `seat`'s action if the table is still at `at` (when given) and it is legal.
+
+        A move sent again with its `at` after its answer was lost (a dropped connection, a
+        killed process) finds itself already stored there and is answered as done, not
+        applied twice and not refused."""
         async with table.lock:
             if self.bus.shared and (table.status != PLAYING or (at is not None and at > table.at)):
                 await self._catch_up(table)
+            if at is not None and at < table.at and self._stored_at(table, seat, action, at):
+                return
             if table.status == WAITING:
                 free = len(table.free_seats())
                 raise Refused(
@@ -534,13 +578,38 @@ class Hub:
                 events = state.apply(move, seat=seat)
             except IllegalAction as error:
                 raise Refused(409, str(error)) from None
-            await self._commit(table, state, events)
-        await self.bus.publish(table.id, "moves")
+            start = table.at
+            try:
+                notice = await self._commit(table, state, events)
+            except Refused as refused:
+                # lost a race to a process that stored this very move (sent twice): done
+                if refused.status == 409 and self._stored_at(table, seat, action, start):
+                    return
+                raise
+        await self.bus.publish(table.id, "moves", notice)
         if table.status == FINISHED:
             self._forget_idle()
 
-    async def _commit(self, table: LiveTable, state: State[Any, Any], events: list[Event]) -> None:
-        """Draw the chance outcomes that follow, store the new entries, then make it current."""
+    @staticmethod
+    def _stored_at(table: LiveTable, seat: int, action: Mapping[str, Any], at: int) -> bool:
+        """Whether record entry `at` is `seat` taking exactly `action`."""
+        if not 0 <= at < len(table.state.history):
+            return False
+        entry = table.state.history[at]
+        if not isinstance(entry, PlayerMove) or entry.seat != seat:
+            return False
+        try:
+            wanted = table.game.action_to_json(table.game.action_from_json(action))
+        except ValueError:
+            return False
+        return bool(table.game.action_to_json(entry.action) == wanted)
+
+    async def _commit(
+        self, table: LiveTable, state: State[Any, Any], events: list[Event]
+    ) -> dict[str, Any]:
+        """Draw the chance outcomes that follow, store the new entries, then make it current;
+        gives the notice that tells the other processes."""
+        start = table.at
         stamped, entries, deal = self._play_chance(table.id, table.at, state, events)
         try:
             version = await self.writer.append(
@@ -555,6 +624,7 @@ class Hub:
             log.error("table %s: storing a move failed: %s", table.id, error)
             raise Refused(503, "the move could not be stored: nothing was applied") from None
         self._made_current(table, state, stamped, deal.status, version)
+        return {"start": start, "entries": entries, "version": version}
 
     def _made_current(
         self,
