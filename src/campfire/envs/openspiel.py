@@ -85,8 +85,9 @@ class _Box:
         self.name = name
         self.options = options
         self.state = state
-        self.encoding = _encoding(name, state.players, tuple(sorted(options.items())))
-        self.tables = _tables(self.encoding)
+        key = tuple(sorted(options.items()))
+        self.encoding = _encoding(name, state.players, key)
+        self.tables = _tables(name, state.players, key)
         self.legal: list[int] | None = None  # this step's legal action numbers
         self.chance: list[tuple[int, float]] | None = None  # this step's chance outcomes
         self.spec: ChanceSpec | None = None  # and the chance they resolve
@@ -167,8 +168,8 @@ Pair = tuple[int, float]
 
 
 @cache
-def _tables(encoding: Encoding) -> _Tables:
-    return _Tables(encoding)
+def _tables(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> _Tables:
+    return _Tables(_encoding(name, players, options))
 
 
 class CampfireGame(pyspiel.Game):  # type: ignore[misc]
@@ -247,16 +248,16 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return self.box.state
 
     def current_player(self) -> int:
-        return self.player  # type: ignore[no-any-return]
+        return self.player
 
     # A Python caller reaches these without a round trip through C++ (which would call back
     # into Python up to five times for one list of legal actions); C++ callers get the same
     # answers through `current_player`, `_legal_actions`, `chance_outcomes` and `is_terminal`.
     def is_chance_node(self) -> bool:
-        return self.player == _CHANCE  # type: ignore[no-any-return]
+        return self.player == _CHANCE
 
     def is_player_node(self) -> bool:
-        return self.player >= 0  # type: ignore[no-any-return]
+        return self.player >= 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action numbers of `player` (default: the player to move), sorted; at a
@@ -319,7 +320,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return state.game.text.command(encoding.action(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.player == _TERMINAL  # type: ignore[no-any-return]
+        return self.player == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.box.state.returns()
