@@ -14,15 +14,19 @@ generator, and a game that ends is started again at once (Gymnasium's same-step 
 kept as its format-1 record (`finished_records()`), which replays through the scalar engine to
 the same results and observations: the batch is exact, not an approximation of the rules.
 
-The batch is built on the kernel API alone (each game is a kernel state in shuffle mode with
-narration off), so it serves every game with an encoding and can never disagree with the rules.
+Two engines run a batch. A game may ship its own NumPy engine (structure of arrays: one row per
+game, the whole batch moved by a few dozen array operations; entry point group
+``campfire.vector``, Pow Wow's is `campfire.games.powwow.vector`), which lives in the game's
+folder because it is the game's rules written over arrays. Every game with an encoding also runs
+on `KernelBatch`: B kernel states in shuffle mode with narration off, exact by construction and
+as fast as the scalar engine. Both are held to the same record-replay test.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import gymnasium
 import numpy as np
@@ -38,9 +42,142 @@ from campfire.kernel.state import Game, State
 Array = np.ndarray[Any, Any]
 
 
+class Batch(Protocol):
+    """A batched engine of one game: B games, each always at a seat's turn.
+
+    A game can ship its own (NumPy arrays, entry point group ``campfire.vector``, see
+    `campfire.games.powwow.vector`); every game has `KernelBatch`, built on the kernel API."""
+
+    num_envs: int
+    turn: Array  # the seat to move in each game [B]
+
+    def reset(self, seed: int | None = None) -> None: ...
+    def step(self, actions: Array) -> tuple[Array, Array, Array]:
+        """Rewards [B, players] (float32), terminations [B], final scores [B, players]."""
+        ...
+
+    def records(self) -> list[dict[str, Any]]: ...
+    def mask(self) -> Array: ...
+    def observe(self, viewer: Array | None = None) -> Array: ...
+
+
+class KernelBatch:
+    """B kernel states in shuffle mode, narration off, chance drawn from one seeded generator:
+    exact for every game by construction, at the scalar engine's speed."""
+
+    def __init__(
+        self,
+        game: Game[Any],
+        num_envs: int,
+        players: int,
+        options: dict[str, Any],
+        seed: int | None,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.num_envs = num_envs
+        self.encoding = game.encoding(players, options)  # OptionError when bad
+        # one encoding per game: an encoding remembers what it last encoded of a game (Pow
+        # Wow's used pile, Waka Tanka's reveals) and reuses it while that game goes on, which
+        # games taken in turns would defeat with one shared encoding
+        self.encodings = [game.encoding(players, options) for _ in range(num_envs)]
+        self.actions = [self.encoding.action(i) for i in range(self.encoding.num_actions)]
+        self.rng = random.Random(seed)
+        self.states: list[State[Any, Any]] = []
+        self.finished: list[State[Any, Any]] = []
+        self.turn = np.zeros(num_envs, np.int64)
+        size = self.encoding.observation_size
+        self.obs = np.zeros((num_envs, size), np.float32)
+        self.legal = np.zeros((num_envs, self.encoding.num_actions), np.int8)
+        # flat views of the arrays: a row is written from the encoding's buffers by a slice
+        self.obs_flat = self.obs.data.cast("B").cast("f")
+        self.legal_flat = self.legal.data.cast("B")
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng.seed(seed)
+        self.states = [self._new_game() for _ in range(self.num_envs)]
+        for b in range(self.num_envs):
+            self._write(b)
+
+    def step(self, actions: Array) -> tuple[Array, Array, Array]:
+        rewards = np.zeros((self.num_envs, self.players), np.float32)
+        scores = np.zeros((self.num_envs, self.players), np.int64)
+        terminations = np.zeros(self.num_envs, np.bool_)
+        states, table, rng = self.states, self.actions, self.rng
+        for b, action in enumerate(actions.tolist()):
+            state = states[b]
+            state.apply(table[action])
+            while state.to_move is None:
+                if state.is_terminal:
+                    rewards[b] = state.returns()
+                    scores[b] = _scores(self.game.summary(state))
+                    terminations[b] = True
+                    self.finished.append(state)
+                    state = states[b] = self._new_game()
+                    break
+                state.apply(state.sample_chance(rng))
+            self._write(b)
+        return rewards, terminations, scores
+
+    def records(self) -> list[dict[str, Any]]:
+        finished, self.finished = self.finished, []
+        return [Record.of(state).to_json() for state in finished]
+
+    def mask(self) -> Array:
+        return self.legal.copy()
+
+    def observe(self, viewer: Array | None = None) -> Array:
+        if viewer is None:
+            return self.obs.copy()
+        return np.stack(
+            [
+                np.frombuffer(self.encoding.observe(state.view(seat)), np.float32)
+                for state, seat in zip(self.states, viewer.tolist(), strict=True)
+            ]
+        )
+
+    def _new_game(self) -> State[Any, Any]:
+        state: State[Any, Any] = self.game.new_state(self.players, self.options, narrate=False)
+        rng = self.rng
+        while state.to_move is None:
+            state.apply(state.sample_chance(rng))
+        return state
+
+    def _write(self, b: int) -> None:
+        """Row `b` of the observations, masks and seats to move, from its game."""
+        state = self.states[b]
+        seat = state.to_move
+        size = self.encoding.observation_size
+        self.obs_flat[b * size : (b + 1) * size] = self.encodings[b].observe(state.view(seat))
+        width = self.encoding.num_actions
+        legal = self.encoding.legal_mask(state.legal_actions())  # shared: masks of common lists
+        self.legal_flat[b * width : (b + 1) * width] = legal
+        self.turn[b] = seat  # type: ignore[assignment]  # a game here always has one
+
+
+def _scores(summary: dict[str, Any]) -> list[int]:
+    """Each seat's count that decides a game: Pow Wow's buzzards, Waka Tanka's tokens."""
+    for key in ("buzzards", "tokens"):
+        if key in summary:
+            return list(summary[key])
+    return []
+
+
+def _batch_engines() -> dict[str, Any]:
+    """The batched engines games ship, by game name (entry point group ``campfire.vector``)."""
+    from importlib.metadata import entry_points
+
+    return {point.name: point for point in entry_points(group="campfire.vector")}
+
+
 class VectorEnv(gymnasium.vector.VectorEnv):
     """`num_envs` games of `game` (a name or a `Game`) for `players` seats with the game's
-    options as keyword arguments, chance drawn from a generator seeded with `seed`."""
+    options as keyword arguments, chance drawn from a generator seeded with `seed`.
+
+    `engine` picks the batched engine: ``"auto"`` (the game's own NumPy engine when it ships
+    one, else the kernel's), ``"numpy"`` or ``"kernel"``."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -50,6 +187,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         num_envs: int = 1,
         players: int | None = None,
         seed: int | None = None,
+        engine: str = "auto",
         **options: Any,
     ) -> None:
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
@@ -58,6 +196,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.players = self.game.default_players if players is None else players
         self.options = dict(options)
         self.encoding = self.game.encoding(self.players, self.options)  # OptionError when bad
+        engines = _batch_engines()
+        if engine not in ("auto", "numpy", "kernel"):
+            raise ValueError(f"engine must be auto, numpy or kernel, not {engine!r}")
+        if engine == "numpy" and self.game.name not in engines:
+            raise ValueError(f"{self.game.title} has no NumPy engine: use engine='kernel'")
+        self.batch: Batch
+        if engine != "kernel" and self.game.name in engines:
+            factory = engines[self.game.name].load()
+            self.batch = factory(num_envs, self.players, self.options, seed)
+            self.engine = "numpy"
+        else:
+            self.batch = KernelBatch(self.game, num_envs, self.players, self.options, seed)
+            self.engine = "kernel"
         self.num_envs = num_envs
         self.num_actions = self.encoding.num_actions
         size = self.encoding.observation_size
@@ -68,19 +219,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         #: PettingZoo's names of the seats
         self.agents = [f"player_{s}" for s in range(self.players)]
         self._actions = [self.encoding.action(i) for i in range(self.num_actions)]
-        # one encoding per game: an encoding remembers what it last encoded of a game (Pow
-        # Wow's used pile, Waka Tanka's reveals) and reuses it while that game goes on, which
-        # games taken in turns would defeat with one shared encoding
-        self._encodings = [self.game.encoding(self.players, self.options) for _ in range(num_envs)]
-        self._rng = random.Random(seed)
-        self._states: list[State[Any, Any]] = []
-        self._finished: list[State[Any, Any]] = []
-        self._obs = np.zeros((num_envs, size), np.float32)
         self._mask = np.zeros((num_envs, self.num_actions), np.int8)
-        self._to_move = np.zeros(num_envs, np.int64)
-        # flat views of the arrays: a row is written from the encoding's buffers by a slice
-        self._obs_flat = self._obs.data.cast("B").cast("f")
-        self._mask_flat = self._mask.data.cast("B")
         self._rows = np.arange(num_envs)
         self._started = False
 
@@ -94,44 +233,29 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 "game options are given when the batch is made, not at reset: "
                 f"VectorEnv(..., {', '.join(f'{k}=...' for k in options)})"
             )
-        if seed is not None:
-            self._rng.seed(seed)
-        self._states = [self._new_game() for _ in range(self.num_envs)]
-        for b in range(self.num_envs):
-            self._write(b)
+        self.batch.reset(seed)
         self._started = True
-        return self._obs.copy(), self._info()
+        return self.batch.observe(), self._info()
 
     def step(
         self, actions: Sequence[int] | Array
     ) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
-        """One action per game (for its seat to move); games that end start again at once."""
+        """One action per game (for its seat to move); games that end start again at once.
+        `info["final_scores"]` holds each seat's buzzards (Pow Wow) or tokens (Waka Tanka) in
+        the games that ended."""
         if not self._started:
             raise CampfireError("call reset() before step()")
         chosen = self._check(actions)
-        rewards = np.zeros((self.num_envs, self.players), np.float32)
-        terminations = np.zeros(self.num_envs, np.bool_)
-        states, table, rng = self._states, self._actions, self._rng
-        for b, action in enumerate(chosen):
-            state = states[b]
-            state.apply(table[action])
-            while state.to_move is None:
-                if state.is_terminal:
-                    rewards[b] = state.returns()
-                    terminations[b] = True
-                    self._finished.append(state)
-                    state = states[b] = self._new_game()
-                    break
-                state.apply(state.sample_chance(rng))
-            self._write(b)
+        rewards, terminations, scores = self.batch.step(chosen)
         truncations = np.zeros(self.num_envs, np.bool_)
-        return self._obs.copy(), rewards, terminations, truncations, self._info()
+        info = self._info()
+        info["final_scores"] = scores
+        return self.batch.observe(), rewards, terminations, truncations, info
 
     def finished_records(self) -> list[dict[str, Any]]:
         """The format-1 records of the games finished since the last call, in the order they
         ended."""
-        finished, self._finished = self._finished, []
-        return [Record.of(state).to_json() for state in finished]
+        return self.batch.records()
 
     # --- PettingZoo-style views ------------------------------------------------------------
     def observe(self, seat: int) -> Array:
@@ -140,39 +264,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
         if not self._started:
             raise CampfireError("call reset() before observe()")
-        observe = self.encoding.observe
-        return np.stack(
-            [np.frombuffer(observe(state.view(seat)), np.float32) for state in self._states]
-        )
-
-    @property
-    def states(self) -> list[State[Any, Any]]:
-        """The games as kernel states (read them; changing one breaks the batch)."""
-        return self._states
+        return self.batch.observe(np.full(self.num_envs, seat, np.int64))
 
     # --- inside ----------------------------------------------------------------------------
-    def _new_game(self) -> State[Any, Any]:
-        state: State[Any, Any] = self.game.new_state(self.players, self.options, narrate=False)
-        rng = self._rng
-        while state.to_move is None:
-            state.apply(state.sample_chance(rng))
-        return state
-
-    def _write(self, b: int) -> None:
-        """Row `b` of the observations, masks and seats to move, from its game."""
-        state = self._states[b]
-        seat = state.to_move
-        size = self.encoding.observation_size
-        self._obs_flat[b * size : (b + 1) * size] = self._encodings[b].observe(state.view(seat))
-        width = self.num_actions
-        legal = self.encoding.legal_mask(state.legal_actions())  # shared: masks of common lists
-        self._mask_flat[b * width : (b + 1) * width] = legal
-        self._to_move[b] = seat  # type: ignore[assignment]  # a game here always has one
-
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask.copy(), "to_move": self._to_move.copy()}
+        self._mask = self.batch.mask()
+        return {"action_mask": self._mask.copy(), "to_move": self.batch.turn.copy()}
 
-    def _check(self, actions: Sequence[int] | Array) -> list[int]:
+    def _check(self, actions: Sequence[int] | Array) -> Array:
         """The actions as numbers, or a ValueError naming the first game where one is wrong."""
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
@@ -196,7 +295,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             action = int(chosen[b])
             raise ValueError(
                 f"game {b}: action {action} ({self.game.text.command(self._actions[action])}) "
-                f"is not legal for seat {int(self._to_move[b])} (see info['action_mask'])"
+                f"is not legal for seat {int(self.batch.turn[b])} (see info['action_mask'])"
             )
-        result: list[int] = chosen.tolist()
-        return result
+        return chosen.astype(np.int64)
