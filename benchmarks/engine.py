@@ -178,16 +178,24 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One uniformly random legal action per row of `mask` `[B, A]`."""
     counts = mask.sum(axis=1, dtype=np.int32)
     k = (rng.random(len(mask)) * counts).astype(np.int32)
-    chosen: np.ndarray = (mask.cumsum(axis=1, dtype=np.int32) > k[:, None]).argmax(axis=1)
+    chosen: np.ndarray = (mask.cumsum(axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)
     return chosen
 
 
-def vector_run(name: str, players: int, num_envs: int, batch_steps: int = 4) -> GameRun:
+def vector_run(
+    name: str,
+    players: int,
+    num_envs: int,
+    engine: str = "auto",
+    records: bool = False,
+    batch_steps: int = 4,
+) -> GameRun:
     """`campfire.envs.vector.VectorEnv`: `batch_steps` steps of the whole batch per call, random
-    legal actions chosen from the masks with NumPy; a step is one game's move."""
+    legal actions chosen from the masks with NumPy; a step is one game's move. Finished games
+    are logged either way; `records` also turns them into format-1 JSON at every call."""
     from campfire.envs.vector import VectorEnv
 
-    env = VectorEnv(name, num_envs=num_envs, players=players, seed=0)
+    env = VectorEnv(name, num_envs=num_envs, players=players, seed=0, engine=engine)
     _, info = env.reset(seed=0)
     generator = np.random.default_rng(0)
     state = {"mask": info["action_mask"]}
@@ -198,7 +206,9 @@ def vector_run(name: str, players: int, num_envs: int, batch_steps: int = 4) -> 
             _, _, _, _, info = env.step(random_legal(mask, generator))
             mask = info["action_mask"]
         state["mask"] = mask
-        env.finished_records()  # records are made, as a learner keeping them would
+        kept = env.finished_records() if records else env.batch.finished
+        if not records:
+            kept.clear()  # logged and dropped: the JSON is made only when asked for
         return batch_steps * num_envs
 
     return run
@@ -309,11 +319,16 @@ def main() -> None:
     liars_dice = openspiel_run("liars_dice")
     lines = header("liars_dice")
     lines.append(row("OpenSpiel liars_dice (C++, 2p)", measure(liars_dice, seconds), 1.0))
-    for name in ("powwow", "wakatanka"):
-        for size in (1024, 64):
-            label = f"Campfire VectorEnv {name} (4p, B={size})"
-            figures, ratio = compare(vector_run(name, 4, size), liars_dice, seconds)
-            lines.append(row(label, figures, ratio, games=False))
+    batches = [
+        ("Campfire VectorEnv powwow (4p, B=1024)", vector_run("powwow", 4, 1024)),
+        ("  the same, each finished game as JSON", vector_run("powwow", 4, 1024, records=True)),
+        ("  the same, B=64", vector_run("powwow", 4, 64)),
+        ("  the same, kernel engine", vector_run("powwow", 4, 1024, engine="kernel")),
+        ("Campfire VectorEnv wakatanka (4p, B=1024)", vector_run("wakatanka", 4, 1024)),
+    ]
+    for label, run in batches:
+        figures, ratio = compare(run, liars_dice, seconds)
+        lines.append(row(label, figures, ratio, games=False))
     print("\n".join(lines))
 
     print()

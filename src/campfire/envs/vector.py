@@ -50,6 +50,7 @@ class Batch(Protocol):
 
     num_envs: int
     turn: Array  # the seat to move in each game [B]
+    finished: list[Any]  # the games finished and not yet handed out as records
 
     def reset(self, seed: int | None = None) -> None: ...
     def step(self, actions: Array) -> tuple[Array, Array, Array]:

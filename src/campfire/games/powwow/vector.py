@@ -35,7 +35,10 @@ _GREEN = np.array([1, 2, 3, 4, 5, 10, 15, 20], np.int64)  # codes 0..7, increasi
 _OTHER = np.zeros(len(CODES), np.int64)
 _OTHER[[_CODE["0"], _CODE["-5"], _CODE["-10"]]] = [0, -5, -10]
 _X2, _MAX0, _ZERO, _QUESTION = (_CODE[c] for c in ("x2", "max0", "zero", "?"))
-_COUNTS = np.array([FEATHERS.count(code) for code in CODES], np.int64)
+#: the guesses from each start on: _FROM[start] is a row of 0s then 1s
+_FROM = (np.arange(GUESS_COUNT)[None, :] >= np.arange(GUESS_COUNT + 1)[:, None]).astype(np.int8)
+#: half a feather of each code, one-hot (the last row, reached by code -1, is no feather)
+_HALF = np.vstack([np.eye(len(CODES)) / 2, np.zeros(len(CODES))]).astype(np.float32)
 _SHARE = np.array([1 / FEATHERS.count(code) for code in CODES])
 _NONE = -1000  # no guess
 _SPAN = GUESS_MAX - GUESS_MIN
@@ -187,7 +190,7 @@ class PowwowBatch:
         out = np.zeros((B, self.encoding.num_actions), np.int8)
         has_guess = self.guess != _NONE
         start = np.where(has_guess, self.guess + 1 - GUESS_MIN, 0)
-        guesses = np.arange(GUESS_COUNT)[None, :] >= start[:, None]
+        guesses = _FROM[start]  # the guesses from `start` on, as a row of bytes
         out[:, :GUESS_COUNT] = guesses
         out[:, DISPUTE_INDEX] = has_guess
         if self.tomahawks:
@@ -198,7 +201,7 @@ class PowwowBatch:
                 able = ready & (seat != target) & self.active[:, target]
                 able &= self.nworn[:, target] == 1
                 base = EXTRA_BASE + GUESS_COUNT * target
-                out[:, base : base + GUESS_COUNT] = guesses & able[:, None]
+                out[:, base : base + GUESS_COUNT] = guesses * able[:, None]
         return out
 
     def observe(self, viewer: Array | None = None) -> Array:
@@ -206,18 +209,14 @@ class PowwowBatch:
         B, N, rows = self.num_envs, self.players, self.rows
         codes = len(CODES)
         seat = self.turn if viewer is None else viewer
-        out = np.zeros((B, self.encoding.observation_size), np.float64)
+        # float32 throughout: whole counts and halves are exact, and a quotient worked out in
+        # float64 and written into it rounds once, exactly as `encoding.observe` rounds it
+        out = np.zeros((B, self.encoding.observation_size), np.float32)
         out[rows, seat] = 1.0
         out[rows, N + self.turn] = 1.0
         out[:, 2 * N] = self.direction == -1
         at = 2 * N + 1
-        seen = np.zeros((B, N, codes), np.float64)
-        worn = self.worn.astype(np.int64)
-        for k in (0, 1):
-            code = worn[:, :, k]
-            has = code >= 0
-            b, s = np.nonzero(has)
-            seen[b, s, code[b, s]] += 0.5
+        seen = _HALF[self.worn[:, :, 0]] + _HALF[self.worn[:, :, 1]]  # code -1: nothing
         seen[rows, seat] = 0.0  # a seat never sees its own feathers
         out[:, at : at + N * codes] = seen.reshape(B, N * codes)
         at += N * codes
@@ -246,21 +245,23 @@ class PowwowBatch:
         out[:, at : at + codes] = self.used * _SHARE
         at += codes
         out[:, at] = (self.size - self.pos) / len(FEATHERS)
-        return out.astype(np.float32)
+        return out
 
     # --- the rules -------------------------------------------------------------------------
     def _new_games(self, games: Array) -> None:
         self.buzzards[games] = 0
         self.active[games] = True
         self.nout[games] = 0
-        self.used[games] = _COUNTS  # all 36 feathers go into the first shuffle
         self.count[games] = 0
         self.first[games] = self.options.first_player
-        for b in games.tolist():
-            self.shuffles[b] = []
-        self.size[games] = 0
+        # the first shuffle of every new game at once: each row a permutation of the 36
+        orders = self.rng.permuted(np.broadcast_to(_ALL, (len(games), len(_ALL))), axis=1)
+        self.stack[games] = orders
+        self.size[games] = len(_ALL)
         self.pos[games] = 0
-        self._shuffle(games)
+        self.used[games] = 0
+        for b, order in zip(games.tolist(), orders, strict=True):
+            self.shuffles[b] = [(0, order)]
         self._start_round(games)
 
     def _shuffle(self, games: Array) -> None:
