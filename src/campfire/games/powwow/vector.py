@@ -216,9 +216,9 @@ class PowwowBatch:
         out[rows, N + self.turn] = 1.0
         out[:, 2 * N] = self.direction == -1
         at = 2 * N + 1
-        seen = _HALF[self.worn[:, :, 0]] + _HALF[self.worn[:, :, 1]]  # code -1: nothing
+        seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
+        np.add(_HALF[self.worn[:, :, 0]], _HALF[self.worn[:, :, 1]], out=seen)  # -1: nothing
         seen[rows, seat] = 0.0  # a seat never sees its own feathers
-        out[:, at : at + N * codes] = seen.reshape(B, N * codes)
         at += N * codes
         out[:, at : at + N] = self.nworn / 2
         at += N
