@@ -111,7 +111,8 @@ class _Tables:
         self.draws: list[Draw | None] = [None] * encoding.num_chance_outcomes
         # the numbered form of each (outcome, probability) pair the kernel handed out, by the
         # pair's id (the pair kept alive beside it, so its id stays its own)
-        self.pairs: dict[int, tuple[tuple[ChanceOutcome, float], Pair]] = {}
+        self.pairs: dict[int, tuple[ChanceOutcome, float]] = {}
+        self.numbered: dict[int, Pair] = {}
         # the sorted numbers of a shared legal-action tuple (kept alive beside them)
         self.legal: dict[int, tuple[Sequence[Any], list[int]]] = {}
 
@@ -134,20 +135,27 @@ class _Tables:
         """`(outcome, probability)` pairs as `(number, probability)`, sorted by number.
 
         The kernel hands out the same pair objects again and again (one per item, count and
-        stack size), so each pair's numbered form is made once and kept beside it."""
-        pairs = self.pairs
-        numbered: list[Pair] = []
-        for pair in outcomes:
-            known = pairs.get(id(pair))
-            if known is None or known[0] is not pair:
-                known = (pair, (self.encoding.chance_index(pair[0]), pair[1]))
-                if type(pair[0]) is Draw:  # draws are few and shared; picks are made anew
-                    if len(pairs) >= _PAIRS_KEPT:
-                        pairs.clear()
-                    pairs[id(pair)] = known
-            numbered.append(known[1])
+        stack size), so each pair's numbered form is made once and kept by the pair's id (the
+        pair itself kept alive in `pairs`, so that id stays its own)."""
+        try:
+            numbered = list(map(self.numbered.__getitem__, map(id, outcomes)))
+        except KeyError:
+            numbered = [self._numbered(pair) for pair in outcomes]
         numbered.sort()
         return numbered
+
+    def _numbered(self, pair: tuple[ChanceOutcome, float]) -> Pair:
+        known = self.numbered.get(id(pair))
+        if known is not None:
+            return known
+        number = (self.encoding.chance_index(pair[0]), pair[1])
+        if type(pair[0]) is Draw:  # draws are few and shared; picks are made anew
+            if len(self.pairs) >= _PAIRS_KEPT:
+                self.pairs.clear()
+                self.numbered.clear()
+            self.pairs[id(pair)] = pair
+            self.numbered[id(pair)] = number
+        return number
 
     def legal_numbers(self, legal: Sequence[Any]) -> list[int]:
         if type(legal) is tuple:  # a shared tuple of a common position: seen before, likely
