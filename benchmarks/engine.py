@@ -175,10 +175,12 @@ def classic_wrapped(name: str) -> Callable[[], Any]:
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `mask` `[B, A]`."""
-    counts = mask.sum(axis=1, dtype=np.int32)
-    k = (rng.random(len(mask)) * counts).astype(np.int32)
-    chosen: np.ndarray = (mask.cumsum(axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)
+    """One uniformly random legal action per row of `mask` `[B, A]`: the legal action with the
+    highest of independent uniform scores in [1, 2) (illegal ones score 0)."""
+    scores = rng.random(mask.shape, dtype=np.float32)
+    scores += 1.0
+    scores *= mask
+    chosen: np.ndarray = scores.argmax(axis=1)
     return chosen
 
 
