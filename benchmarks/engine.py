@@ -1,6 +1,6 @@
 """Engine benchmark: Campfire's games against OpenSpiel's and PettingZoo's, in one run.
 
-    .venv/bin/python -m benchmarks.engine            # about three minutes, pinned to one core
+    .venv/bin/python -m benchmarks.engine            # about five minutes, pinned to one core
     .venv/bin/python -m benchmarks.engine --quick    # a few seconds, for a smoke run
 
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
