@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,cluster]'
 	touch $(STAMP)
 
 # the game server and browser table at http://127.0.0.1:8000, tables kept in data/ (SQLite)

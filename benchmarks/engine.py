@@ -1,6 +1,6 @@
 """Engine benchmark: Campfire's games against OpenSpiel's and PettingZoo's, in one run.
 
-    .venv/bin/python -m benchmarks.engine            # about three minutes, pinned to one core
+    .venv/bin/python -m benchmarks.engine            # about five minutes, pinned to one core
     .venv/bin/python -m benchmarks.engine --quick    # a few seconds, for a smoke run
 
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
@@ -16,9 +16,11 @@ median of the slices' ratios), so the ratios compare like with like even while t
 speed drifts.
 
 Figures: steps/s and games/s for Campfire's games (4 players) vs OpenSpiel's
-`python_liars_poker` (a Python game) and `liars_dice` (C++); Campfire's PettingZoo
-environments vs PettingZoo's `leduc_holdem_v4` through the same AEC loop; the cost of one seat
-view and one legal-action list; steps/s from 3 to 8 players.
+`python_liars_poker` (a Python game) and `liars_dice` (C++), the games through OpenSpiel
+(`pyspiel.load_game`) among them; Campfire's PettingZoo environments vs PettingZoo's
+`leduc_holdem_v4` through the same AEC loop; the batched engine (`campfire.envs.vector`, random
+legal actions drawn from the masks with NumPy, a step being one game's move) vs `liars_dice`;
+the cost of one seat view and one legal-action list; steps/s from 3 to 8 players.
 """
 
 from __future__ import annotations
@@ -172,6 +174,48 @@ def classic_wrapped(name: str) -> Callable[[], Any]:
     return make
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of `mask` `[B, A]`: the legal action with the
+    highest of independent uniform scores in [1, 2) (illegal ones score 0)."""
+    scores = rng.random(mask.shape, dtype=np.float32)
+    scores += 1.0
+    scores *= mask
+    chosen: np.ndarray = scores.argmax(axis=1)
+    return chosen
+
+
+def vector_run(
+    name: str,
+    players: int,
+    num_envs: int,
+    engine: str = "auto",
+    records: bool = False,
+    batch_steps: int = 4,
+) -> GameRun:
+    """`campfire.envs.vector.VectorEnv`: `batch_steps` steps of the whole batch per call, random
+    legal actions chosen from the masks with NumPy; a step is one game's move. Finished games
+    are logged either way; `records` also turns them into format-1 JSON at every call."""
+    from campfire.envs.vector import VectorEnv
+
+    env = VectorEnv(name, num_envs=num_envs, players=players, seed=0, engine=engine)
+    _, info = env.reset(seed=0)
+    generator = np.random.default_rng(0)
+    state = {"mask": info["action_mask"]}
+
+    def run(rng: random.Random) -> int:
+        mask = state["mask"]
+        for _ in range(batch_steps):
+            _, _, _, _, info = env.step(random_legal(mask, generator))
+            mask = info["action_mask"]
+        state["mask"] = mask
+        kept = env.finished_records() if records else env.batch.finished
+        if not records:
+            kept.clear()  # logged and dropped: the JSON is made only when asked for
+        return batch_steps * num_envs
+
+    return run
+
+
 # --- the per-call costs --------------------------------------------------------------------
 def sample_states(name: str, players: int, count: int) -> list[Any]:
     """Mid-game states (a player to act) from random games."""
@@ -205,10 +249,15 @@ def per_call(states: list[Any], call: Callable[[Any], Any], seconds: float) -> f
 
 
 # --- the report ----------------------------------------------------------------------------
-def row(label: str, figures: tuple[float, float, int], ratio: float | None) -> str:
-    steps, games, played = figures
+def row(
+    label: str, figures: tuple[float, float, int], ratio: float | None, games: bool = True
+) -> str:
+    """A table row; `games` False for a batch, whose calls are not games."""
+    steps, per_second, played = figures
     shown = f"{ratio:6.2f}x" if ratio is not None else "      -"
-    return f"| {label:<48} | {steps:>11,.0f} | {games:>9,.1f} | {played:>6} | {shown} |"
+    if not games:
+        return f"| {label:<48} | {steps:>11,.0f} | {'-':>9} | {'-':>6} | {shown} |"
+    return f"| {label:<48} | {steps:>11,.0f} | {per_second:>9,.1f} | {played:>6} | {shown} |"
 
 
 def header(reference: str) -> list[str]:
@@ -267,6 +316,21 @@ def main() -> None:
     for label, make in envs:
         figures, ratio = compare(aec_run(make), leduc_run, seconds)
         lines.append(row(label, figures, ratio))
+    print("\n".join(lines))
+
+    liars_dice = openspiel_run("liars_dice")
+    lines = header("liars_dice")
+    lines.append(row("OpenSpiel liars_dice (C++, 2p)", measure(liars_dice, seconds), 1.0))
+    batches = [
+        ("Campfire VectorEnv powwow (4p, B=1024)", vector_run("powwow", 4, 1024)),
+        ("  the same, each finished game as JSON", vector_run("powwow", 4, 1024, records=True)),
+        ("  the same, B=64", vector_run("powwow", 4, 64)),
+        ("  the same, kernel engine", vector_run("powwow", 4, 1024, engine="kernel")),
+        ("Campfire VectorEnv wakatanka (4p, B=1024)", vector_run("wakatanka", 4, 1024)),
+    ]
+    for label, run in batches:
+        figures, ratio = compare(run, liars_dice, seconds)
+        lines.append(row(label, figures, ratio, games=False))
     print("\n".join(lines))
 
     print()

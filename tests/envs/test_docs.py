@@ -15,7 +15,13 @@ EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 def test_the_page_has_an_example_for_each_interface():
     text = "\n".join(EXAMPLES)
-    for name in ("encoding(", "powwow_v0.env(", "gymnasium.make(", "pyspiel.load_game("):
+    for name in (
+        "encoding(",
+        "powwow_v0.env(",
+        "gymnasium.make(",
+        "pyspiel.load_game(",
+        "VectorEnv(",
+    ):
         assert name in text
 
 

@@ -126,3 +126,45 @@ def test_ismcts_plays_a_whole_game(name, params):
             state.apply_action(int(rng.choice(state.legal_actions())))
     assert searched > 0
     assert sum(state.returns()) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_python_fast_paths_answer_as_openspiel_does(name, params):
+    """The answers a Python caller gets without going through C++ (and the per-step caches
+    behind them) are OpenSpiel's own, at every step of a random game."""
+    game = pyspiel.load_game(name, params)
+    players = game.num_players()
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    while True:
+        base = pyspiel.State
+        assert state.is_terminal() == base.is_terminal(state)
+        assert state.is_chance_node() == base.is_chance_node(state)
+        assert state.is_player_node() == base.is_player_node(state)
+        assert state.legal_actions() == base.legal_actions(state)
+        for seat in range(players):
+            assert state.legal_actions(seat) == base.legal_actions(state, seat)
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        legal.clear()  # the caller's copy: the state's answer stays whole
+        assert state.legal_actions() == base.legal_actions(state)
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            assert list(actions) == state.legal_actions()
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.legal_actions() == []
+
+
+def test_an_action_out_of_the_space_is_refused_with_the_reason():
+    game = pyspiel.load_game("python_campfire_wakatanka", {"players": 3})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    with pytest.raises(Exception, match=r"not in 0\.\.49"):
+        state.apply_action(50)
+    with pytest.raises(Exception, match="accept only when"):
+        state.apply_action(49)
+    assert state.legal_actions() == pyspiel.State.legal_actions(state)

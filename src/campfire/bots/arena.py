@@ -1,8 +1,9 @@
 """The arena: many bot games, the bots rotated through the seats, and how well each bot did.
 
-Games run in worker processes; each game is fixed by `f"{seed}/{index}"` exactly as
-`campfire simulate` fixes it, so a game can be replayed alone. Results are put together in game
-order, so the same seed gives the same report whatever the number of processes.
+Games run in worker processes, or as tasks on a Ray cluster; each game is fixed by
+`f"{seed}/{index}"` exactly as `campfire simulate` fixes it, so a game can be replayed alone.
+Results are put together in game order, so the same seed gives the same report whatever the
+number of processes or machines.
 
 A game with several winners (a tie) gives each of them an equal share of the win, so the win
 rates of a table add up to one. A bot named for several seats is counted over all of them.
@@ -158,8 +159,18 @@ def results(
     games: int,
     seed: int,
     jobs: int = 1,
+    ray: str | None = None,
 ) -> Iterator[GameResult]:
-    """Every game's result, in no particular order, from `jobs` processes."""
+    """Every game's result, in no particular order, from `jobs` processes, or from the tasks of
+    a Ray cluster at address `ray` (`local`: Ray on this machine)."""
+    if ray is not None:
+        from campfire.bots.match import chunks as runs
+        from campfire.bots.match import on_ray
+
+        calls = [(name, players, options, levels, seed, chunk) for chunk in runs(games, 16)]
+        for chunk_results in on_ray(ray, _play_chunk, calls):
+            yield from chunk_results
+        return
     if jobs <= 1:
         for i in range(games):
             yield play_game(name, players, options, levels, seed, i)
@@ -221,12 +232,15 @@ def run_arena(
     options: dict[str, Any] | None = None,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaReport:
-    """Play `games` games and report on every bot; `progress` hears of each finished game."""
+    """Play `games` games and report on every bot; `progress` hears of each finished game.
+    `ray` spreads the games over a Ray cluster (see `campfire.bots.match.on_ray`) instead of
+    `jobs` local processes; the report is the same either way."""
     options = dict(options or {})
     started = time.perf_counter()
     finished: list[GameResult] = []
-    for result in results(name, players, options, levels, games, seed, jobs):
+    for result in results(name, players, options, levels, games, seed, jobs, ray):
         finished.append(result)
         if progress is not None:
             progress(len(finished))

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from campfire.bots.arena import ArenaReport, run_arena
+from campfire.bots.match import RayError
 from campfire.cli.common import bot_games, fail
 
 
@@ -35,6 +36,15 @@ def arena(
     plot: Annotated[
         str | None, typer.Option(help="draw the win rates with their intervals to FILE.png")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
+            " needs campfire-games[cluster]",
+        ),
+    ] = None,
 ) -> None:
     """Play bot games with the bots rotated through the seats, and report on each bot."""
     game, n, options, levels = bot_games(game_name, players, option, bots, games, imports=True)
@@ -48,6 +58,13 @@ def arena(
         folder = os.path.dirname(os.path.abspath(plot))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             fail(f"cannot write the plot to {plot}: no writable folder {folder}")
+    if ray is not None:
+        from campfire.bots.match import check_ray_address
+
+        try:
+            check_ray_address(ray)
+        except RayError as error:
+            fail(str(error))
     errors = Console(stderr=True)
     with Progress(
         TextColumn(f"{game.title} arena"),
@@ -59,16 +76,20 @@ def arena(
         disable=not errors.is_terminal,
     ) as bar:
         task = bar.add_task("games", total=games)
-        report = run_arena(
-            game.name,
-            n,
-            levels,
-            games,
-            seed,
-            options,
-            workers,
-            progress=lambda done: bar.update(task, completed=done),
-        )
+        try:
+            report = run_arena(
+                game.name,
+                n,
+                levels,
+                games,
+                seed,
+                options,
+                workers,
+                progress=lambda done: bar.update(task, completed=done),
+                ray=ray,
+            )
+        except RayError as error:
+            fail(str(error))
     if plot is not None:
         from campfire.bots.arena import plot as draw
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +13,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from campfire.bots.match import play_one
+from campfire.bots.match import (
+    GameSummary,
+    RayError,
+    check_ray_address,
+    chunks,
+    on_ray,
+    play_games,
+)
 from campfire.cli.common import bot_games, fail
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game
@@ -27,9 +35,23 @@ def simulate(
     records: Annotated[Path | None, typer.Option(help="write each game's record here")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
+            " needs campfire-games[cluster]",
+        ),
+    ] = None,
 ) -> None:
     """Play bot games and summarise them: wins per seat, length, speed."""
     game, n, options, levels = bot_games(game_name, players, option, bots, games)
+    if ray is not None:
+        try:
+            check_ray_address(ray)
+        except RayError as error:
+            fail(str(error))
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
@@ -39,13 +61,27 @@ def simulate(
     lengths: list[int] = []
     tallies: list[dict[str, int]] = []
     started = time.perf_counter()
-    for i in range(games):
-        state = play_one(game, n, options, levels, f"{seed}/{i}")
-        wins.update(state.winners())
-        lengths.append(sum(1 for e in state.history if hasattr(e, "seat")))
-        tallies.append(game.tally(state))
-        if records is not None:
-            Record.of(state).save(records / f"{game.name}-{seed}-{i:05d}.json")
+    keep = records is not None
+    if ray is None:  # game by game, each record written as soon as its game ends
+        batches: Iterable[list[GameSummary]] = (
+            play_games(game.name, n, options, levels, seed, [i], keep) for i in range(games)
+        )
+    else:  # the same games as Ray tasks, merged in game order
+        calls = [(game.name, n, options, levels, seed, chunk, keep) for chunk in chunks(games, 16)]
+        batches = on_ray(ray, play_games, calls)
+    i = 0
+    try:
+        for batch in batches:
+            for winners, moves, tally, record in batch:
+                wins.update(winners)
+                lengths.append(moves)
+                tallies.append(tally)
+                if records is not None and record is not None:
+                    path = records / f"{game.name}-{seed}-{i:05d}.json"
+                    Record.from_json(record).save(path)
+                i += 1
+    except RayError as error:
+        fail(str(error))
     elapsed = time.perf_counter() - started
     summary = {
         "game": game.name,

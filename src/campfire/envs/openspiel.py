@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
-from itertools import compress
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from campfire.kernel.chance import Draw, Pick, Shuffled
+from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick, Shuffled, drawn
 from campfire.kernel.encoding import Encoding
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, PlayerMove, State
@@ -72,25 +71,113 @@ def _max_length(name: str, players: int, options: Mapping[str, Any]) -> int:
 
 
 class _Box:
-    """Holds the Campfire state inside an OpenSpiel state.
+    """Holds the Campfire state inside an OpenSpiel state, with what OpenSpiel asks of it again
+    and again within one step.
 
     OpenSpiel clones a Python state by deep-copying its attributes and serializes it by pickling
-    them: this makes a clone a `State.clone` and keeps the encoding out of the pickle.
+    them: this makes a clone a `State.clone`, keeps the encoding out of the pickle and leaves the
+    per-step caches behind (a copy starts with none).
     """
 
-    __slots__ = ("encoding", "name", "options", "state")
+    __slots__ = ("chance", "encoding", "legal", "name", "options", "spec", "state", "tables")
 
     def __init__(self, name: str, options: dict[str, Any], state: State[Any, Any]) -> None:
         self.name = name
         self.options = options
         self.state = state
-        self.encoding = _encoding(name, state.players, tuple(sorted(options.items())))
+        key = tuple(sorted(options.items()))
+        self.encoding = _encoding(name, state.players, key)
+        self.tables = _tables(name, state.players, key)
+        self.legal: list[int] | None = None  # this step's legal action numbers
+        self.chance: list[tuple[int, float]] | None = None  # this step's chance outcomes
+        self.spec: ChanceSpec | None = None  # and the chance they resolve
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
         return _Box(self.name, self.options, self.state.clone())
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Box, (self.name, self.options, self.state))
+
+
+class _Tables:
+    """Numbers to moves and back for one encoding, made once: at every step OpenSpiel hands an
+    action or chance number to apply and asks for the numbers of the legal moves."""
+
+    def __init__(self, encoding: Encoding) -> None:
+        self.encoding = encoding
+        self.actions = [encoding.action(i) for i in range(encoding.num_actions)]
+        # the outcome of each (chance kind, label, number): outcomes are immutable values
+        self.outcomes: dict[tuple[str, str, int], ChanceOutcome] = {}
+        self.draws: list[Draw | None] = [None] * encoding.num_chance_outcomes
+        # the numbered form of each (outcome, probability) pair the kernel handed out, by the
+        # pair's id (the pair kept alive beside it, so its id stays its own)
+        self.pairs: dict[int, tuple[ChanceOutcome, float]] = {}
+        self.numbered: dict[int, Pair] = {}
+        # the sorted numbers of a shared legal-action tuple (kept alive beside them)
+        self.legal: dict[int, tuple[Sequence[Any], list[int]]] = {}
+
+    def outcome(self, number: int, spec: ChanceSpec) -> ChanceOutcome:
+        kind = spec.kind
+        if kind == "draw" and 0 <= number < len(self.draws):
+            known = self.draws[number]
+            if known is not None:
+                return known
+        key = (kind, spec.label, number)
+        outcome = self.outcomes.get(key)
+        if outcome is None:
+            outcome = self.encoding.chance_outcome(number, spec)
+            if isinstance(outcome, Draw):
+                outcome = self.draws[number] = drawn(outcome.item)
+            self.outcomes[key] = outcome
+        return outcome
+
+    def chance_pairs(self, outcomes: Sequence[tuple[ChanceOutcome, float]]) -> list[Pair]:
+        """`(outcome, probability)` pairs as `(number, probability)`, sorted by number.
+
+        The kernel hands out the same pair objects again and again (one per item, count and
+        stack size), so each pair's numbered form is made once and kept by the pair's id (the
+        pair itself kept alive in `pairs`, so that id stays its own)."""
+        try:
+            numbered = list(map(self.numbered.__getitem__, map(id, outcomes)))
+        except KeyError:
+            numbered = [self._numbered(pair) for pair in outcomes]
+        numbered.sort()
+        return numbered
+
+    def _numbered(self, pair: tuple[ChanceOutcome, float]) -> Pair:
+        known = self.numbered.get(id(pair))
+        if known is not None:
+            return known
+        number = (self.encoding.chance_index(pair[0]), pair[1])
+        if type(pair[0]) is Draw:  # draws are few and shared; picks are made anew
+            if len(self.pairs) >= _PAIRS_KEPT:
+                self.pairs.clear()
+                self.numbered.clear()
+            self.pairs[id(pair)] = pair
+            self.numbered[id(pair)] = number
+        return number
+
+    def legal_numbers(self, legal: Sequence[Any]) -> list[int]:
+        if type(legal) is tuple:  # a shared tuple of a common position: seen before, likely
+            known = self.legal.get(id(legal))
+            if known is not None and known[0] is legal:
+                return known[1]
+            numbers = sorted(self.encoding.legal_indices(legal))
+            if len(self.legal) >= _LEGAL_KEPT:
+                self.legal.clear()
+            self.legal[id(legal)] = (legal, numbers)
+            return numbers
+        return sorted(self.encoding.legal_indices(legal))
+
+
+_LEGAL_KEPT = 4096  # more shared legal-action tuples than a game hands out
+_PAIRS_KEPT = 65536  # more (draw, probability) pairs than the kernel keeps
+Pair = tuple[int, float]
+
+
+@cache
+def _tables(name: str, players: int, options: tuple[tuple[str, Any], ...]) -> _Tables:
+    return _Tables(_encoding(name, players, options))
 
 
 class CampfireGame(pyspiel.Game):  # type: ignore[misc]
@@ -117,12 +204,17 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         self.options = options
         self.encoding = encoding
         self.rng = random.Random()
+        self.initial: State[Any, Any] | None = None
 
     def new_initial_state(self, state: State[Any, Any] | None = None) -> CampfireState:
         if state is None:
-            state = self.campfire.new_state(
-                self.players, self.options, chance="draw", narrate=False
-            )
+            # every game starts alike (draw mode: the first chance is a draw), and OpenSpiel
+            # starts a new state for every clone: a copy of the first one is cheaper
+            if self.initial is None:
+                self.initial = self.campfire.new_state(
+                    self.players, self.options, chance="draw", narrate=False
+                )
+            state = self.initial.clone()
         return CampfireState(self, state)
 
     def make_py_observer(
@@ -137,12 +229,26 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         return ViewObserver(self.encoding, private == pyspiel.PrivateInfoType.SINGLE_PLAYER)
 
 
+def _player(state: State[Any, Any]) -> int:
+    seat = state.to_move
+    if seat is not None:
+        return seat
+    return _TERMINAL if state.is_terminal else _CHANCE
+
+
 class CampfireState(pyspiel.State):  # type: ignore[misc]
-    """An OpenSpiel state around a draw-mode Campfire state."""
+    """An OpenSpiel state around a draw-mode Campfire state.
+
+    OpenSpiel calls back into Python several times a step (for the player to move alone: when
+    asked for the legal actions, whether it is a chance node, and when applying a move), so the
+    player to move is kept in `player` after every move and the legal actions and chance
+    outcomes of the step are kept until the next move.
+    """
 
     def __init__(self, game: CampfireGame, state: State[Any, Any]) -> None:
         super().__init__(game)
         self.box = _Box(game.campfire_name, game.options, state)
+        self.player = _player(state)
 
     @property
     def campfire(self) -> State[Any, Any]:
@@ -150,34 +256,66 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return self.box.state
 
     def current_player(self) -> int:
-        state = self.box.state
-        if state.is_terminal:
-            return _TERMINAL
-        seat = state.to_move
-        return _CHANCE if seat is None else seat
+        return self.player
+
+    # A Python caller reaches these without a round trip through C++ (which would call back
+    # into Python up to five times for one list of legal actions); C++ callers get the same
+    # answers through `current_player`, `_legal_actions`, `chance_outcomes` and `is_terminal`.
+    def is_chance_node(self) -> bool:
+        return self.player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        return self.player >= 0
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action numbers of `player` (default: the player to move), sorted; at a
+        chance node the chance outcomes' numbers, whoever asks, as OpenSpiel's own does."""
+        current = self.player
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return [number for number, _ in self.chance_outcomes()]
+        if player is not None and player != current:
+            if player < 0:
+                raise ValueError(f"legal actions of pseudo-player {player} asked")
+            return []
+        return list(self._legal_actions(current))  # a copy: the caller may change it
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self.box.state
-        if player != state.to_move:
+        if player != self.player:
             return []
-        encoding = self.box.encoding
-        # the numbers in order, read off the mask (which the encoding keeps for common lists)
-        return list(
-            compress(range(encoding.num_actions), encoding.legal_mask(state.legal_actions()))
-        )
+        box = self.box
+        legal = box.legal
+        if legal is None:
+            legal = box.legal = box.tables.legal_numbers(box.state.legal_actions())
+        return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        index = self.box.encoding.chance_index
-        return sorted((index(outcome), p) for outcome, p in self.box.state.chance_outcomes())
+        box = self.box
+        outcomes = box.chance
+        if outcomes is None:
+            spec = box.state.chance_due()
+            if spec is None:
+                raise ValueError("no chance outcome is due")
+            outcomes = box.chance = box.tables.chance_pairs(spec.outcomes())
+            box.spec = spec
+        return outcomes
 
     def _apply_action(self, action: int) -> None:
-        state = self.box.state
-        encoding = self.box.encoding
-        spec = state.chance_due()
-        if spec is not None:
-            state.apply(encoding.chance_outcome(int(action), spec))
+        box = self.box
+        state = box.state
+        if self.player == _CHANCE:
+            spec = box.spec if box.chance is not None else state.chance_due()
+            assert spec is not None
+            state.apply(box.tables.outcome(action, spec))
+            box.chance = box.spec = None
         else:
-            state.apply(encoding.action(int(action)))
+            actions = box.tables.actions
+            if not 0 <= action < len(actions):
+                raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
+            state.apply(actions[action])
+            box.legal = None
+        self.player = _player(state)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state
@@ -190,7 +328,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return state.game.text.command(encoding.action(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.box.state.is_terminal
+        return self.player == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.box.state.returns()

@@ -1,0 +1,168 @@
+"""The batched engine is exact: every game it plays is a format-1 record that replays through the
+scalar engine to the same observations, legal actions, results and buzzards or tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from campfire.envs.vector import VectorEnv
+from campfire.kernel import CampfireError, OptionError, Record, get_game
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One legal action per row, uniformly among the legal ones."""
+    scores = rng.random(mask.shape) * mask
+    chosen: np.ndarray = scores.argmax(axis=1)
+    return chosen
+
+
+@st.composite
+def batches(draw: st.DrawFn) -> tuple[str, int, dict[str, Any], int, int]:
+    game = draw(st.sampled_from(["powwow", "wakatanka"]))
+    if game == "powwow":
+        players = draw(st.integers(2, 6))
+        options: dict[str, Any] = {
+            "tomahawks": draw(st.booleans()),
+            "buzzards": draw(st.integers(1, 3)),
+            "first_player": draw(st.integers(0, players - 1)),
+        }
+        if players > 2 and draw(st.booleans()):
+            options["end_after_eliminations"] = 1
+    else:
+        players = draw(st.integers(3, 6))
+        options = {"first_player": draw(st.integers(0, players - 1))}
+    return game, players, options, draw(st.integers(1, 5)), draw(st.integers(0, 2**31))
+
+
+def play(env: VectorEnv, seed: int, games: int, max_steps: int = 3000) -> list[dict[str, Any]]:
+    """Random legal play until `games` games ended; each finished game's record with what the
+    batch showed along it (observations, masks, seats to move), its rewards and last state."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    seen = [[(obs[b], info["action_mask"][b], int(info["to_move"][b]))] for b in range(len(obs))]
+    done: list[dict[str, Any]] = []
+    for _ in range(max_steps):
+        obs, rewards, terminations, truncations, info = env.step(
+            random_actions(info["action_mask"], rng)
+        )
+        assert not truncations.any()
+        ended = np.flatnonzero(terminations).tolist()
+        records = env.finished_records()
+        assert len(records) == len(ended)
+        for b, record in zip(ended, records, strict=True):
+            done.append(
+                {
+                    "record": record,
+                    "seen": seen[b],
+                    "rewards": rewards[b],
+                    "scores": info["final_scores"][b],
+                }
+            )
+            seen[b] = []
+        for b in range(len(obs)):
+            if b not in ended:
+                assert not rewards[b].any()
+            seen[b].append((obs[b], info["action_mask"][b], int(info["to_move"][b])))
+        if len(done) >= games:
+            return done
+    raise AssertionError(f"only {len(done)} games ended in {max_steps} steps")
+
+
+def replay_matches(game_name: str, finished: dict[str, Any]) -> None:
+    record = Record.from_json(finished["record"])
+    game = get_game(game_name)
+    encoding = game.encoding(record.players, record.options)
+    state = record.new_state()
+    seen = iter(finished["seen"])
+    decisions = 0
+    from campfire.kernel.records import apply_entry
+
+    for raw in record.moves:
+        if state.to_move is not None:
+            obs, mask, to_move = next(seen)
+            assert to_move == state.to_move
+            expected = np.frombuffer(encoding.observe(state.view(to_move)), np.float32)
+            assert np.array_equal(obs, expected)
+            legal = np.frombuffer(encoding.legal_mask(state.legal_actions()), np.int8)
+            assert np.array_equal(mask, legal)
+            decisions += 1
+        apply_entry(state, raw)
+    assert state.is_terminal
+    assert next(seen, None) is None  # the batch showed exactly the game's decisions
+    assert decisions > 0
+    assert np.array_equal(finished["rewards"], np.array(state.returns(), np.float32))
+    summary = game.summary(state)
+    scores = summary["buzzards"] if game_name == "powwow" else summary["tokens"]
+    assert list(finished["scores"]) == scores
+
+
+@pytest.mark.parametrize("engine", ["auto", "kernel"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=batches())
+def test_every_batched_game_replays_through_the_scalar_engine(engine, case):
+    game, players, options, num_envs, seed = case
+    env = VectorEnv(game, num_envs=num_envs, players=players, seed=seed, engine=engine, **options)
+    finished = play(env, seed, games=num_envs + 1)
+    for one in finished:
+        assert one["record"]["format"] == 1
+        assert one["record"]["options"] == {**get_game(game).default_options(), **options}
+        replay_matches(game, one)
+
+
+def test_the_same_seed_plays_the_same_games():
+    def records(seed: int) -> list[Any]:
+        env = VectorEnv("wakatanka", num_envs=3, players=4, seed=seed)
+        return [one["record"] for one in play(env, seed, games=4)]
+
+    assert records(7) == records(7)
+    assert records(7) != records(8)
+
+
+def test_shapes_spaces_and_every_seat_to_move():
+    env = VectorEnv("powwow", num_envs=4, players=3, seed=1, tomahawks=True)
+    obs, info = env.reset(seed=1)
+    encoding = get_game("powwow").encoding(3, {"tomahawks": True})
+    assert obs.shape == (4, encoding.observation_size) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (4, encoding.num_actions)
+    assert info["to_move"].shape == (4,)
+    assert env.observation_space.contains(obs)
+    assert env.single_action_space == gymnasium.spaces.Discrete(encoding.num_actions)
+    assert info["action_mask"].sum(axis=1).min() > 0  # every game has a seat to move
+    _, rewards, terminations, truncations, info = env.step(
+        random_actions(info["action_mask"], np.random.default_rng(0))
+    )
+    assert rewards.shape == (4, 3) and terminations.shape == truncations.shape == (4,)
+    for seat in range(3):
+        view = env.observe(seat)
+        assert view.shape == (4, encoding.observation_size)
+        assert np.array_equal(view[:, seat], np.ones(4))  # the viewer's own seat, one-hot
+
+
+def test_bad_input_is_refused_with_the_reason():
+    env = VectorEnv("powwow", num_envs=2, players=4, seed=0)
+    with pytest.raises(CampfireError, match="reset"):
+        env.step([0, 0])
+    _, info = env.reset()
+    with pytest.raises(ValueError, match=r"shape \(2,\)"):
+        env.step([0])
+    with pytest.raises(ValueError, match=r"game 1: action 999 is not in 0\.\.259"):
+        env.step([0, 999])
+    with pytest.raises(ValueError, match="whole numbers"):
+        env.step(np.array([0.5, 1.0]))
+    assert info["action_mask"][0, 259] == 0  # no guess to dispute yet
+    with pytest.raises(ValueError, match=r"game 0: action 259 \(dispute\) is not legal for seat 0"):
+        env.step([259, 0])
+    with pytest.raises(ValueError, match="seat must be"):
+        env.observe(4)
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv("powwow", num_envs=0)
+    with pytest.raises(OptionError, match="buzzards"):
+        VectorEnv("powwow", num_envs=2, buzzards=0)
+    with pytest.raises(ValueError, match="given when the batch is made"):
+        env.reset(options={"tomahawks": True})
