@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest clean
+.PHONY: run test browser lint typecheck pytest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/campfire serve --host 127.0.0.1 --port 8000 --db sqlite:///data/campfire.sqlite3
 
-test: $(STAMP)
+# the browser tests drive Debian's Chromium: installed here when it is missing
+browser:
+	@set -e; if [ ! -x /usr/bin/chromium ]; then \
+		sudo_cmd=""; \
+		if [ "$$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi; \
+		$$sudo_cmd apt-get update; \
+		DEBIAN_FRONTEND=noninteractive $$sudo_cmd apt-get install -y chromium; \
+	fi
+
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
