@@ -1,5 +1,5 @@
 // The replay of a finished game, one record entry at a time, with every hidden thing shown.
-import { api, el, logo, nameText, seatName, toast } from "/static/common.js";
+import { api, el, logo, nameText, possessiveName, seatName, toast } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -10,6 +10,7 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, null),
   plainName: (seat) => seatName(page.table, seat, null),
+  possessive: (seat) => possessiveName(page.table, seat, null),
   names: (text) => nameText(text, page.table, null),
   act: async () => { throw new Error("a replay cannot be played"); },
   toast,

@@ -1,7 +1,8 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, plural, saveName, saveSeat, savedName, savedSeat, seatName, toast,
+  api, el, forgetSeat, logo, nameText, possessiveName, plural, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName, setting,
+  toast,
 } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -29,9 +30,11 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, you()),
   plainName: (seat) => seatName(page.table, seat, null),
+  possessive: (seat) => possessiveName(page.table, seat, you()),
   names: (text) => nameText(text, page.table, you()),
   act,
   toast,
+  present,
 };
 
 // --- start ---------------------------------------------------------------------------------------
@@ -43,6 +46,7 @@ async function start() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "?" && !isTyping(event.target)) openRules();
   });
+  measure();
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
@@ -80,6 +84,42 @@ async function loadGame(table) {
     module = await import("/static/generic.js");
   }
   page.board = module.createBoard({ stage: $("stage"), controls: $("controls"), side: $("side"), ctx });
+}
+
+// --- keeping the moves in view ------------------------------------------------------------------
+/** The header and the moves bar stick to the screen: reveals open in the space between them. */
+function measure() {
+  const root = document.body.style;
+  const set = () => {
+    root.setProperty("--head-h", `${Math.ceil($("sticky-head").getBoundingClientRect().height)}px`);
+    root.setProperty("--controls-h", `${Math.ceil($("controls").getBoundingClientRect().height)}px`);
+  };
+  set();
+  if (window.ResizeObserver) {
+    const watcher = new ResizeObserver(set);
+    watcher.observe($("sticky-head"));
+    watcher.observe($("controls"));
+  }
+}
+
+/** Show a reveal or a count in view; it waits for Continue unless this browser asked to go on by itself. */
+function present(panel, { linger = 6000, quick = false } = {}) {
+  document.querySelectorAll(".reveal-panel").forEach((n) => n.remove());
+  panel.classList.add("reveal-panel");
+  const close = () => {
+    panel.remove();
+    clearTimeout(timer);
+  };
+  const auto = el("input", { type: "checkbox", id: "auto-continue", checked: setting("auto-continue", false) });
+  auto.addEventListener("change", () => saveSetting("auto-continue", auto.checked));
+  const row = el("div", { class: "reveal-close" },
+    el("label", { class: "check", for: "auto-continue" }, auto, "Continue by itself"),
+    el("button", { type: "button", class: "primary", id: "continue-btn", onclick: close }, "Continue"));
+  panel.append(row);
+  panel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+  $("stage").append(panel);
+  const timer = !quick && setting("auto-continue", false) ? setTimeout(close, linger) : null;
+  return panel;
 }
 
 // --- connection ----------------------------------------------------------------------------------
@@ -210,10 +250,11 @@ function frame() {
     const taken = table.seats.filter((s) => s.taken).length;
     text = `Waiting for players: ${taken} of ${table.players} seats taken.`;
   } else if (table.status === "finished") {
-    const winners = table.winners.map((s) => ctx.name(s));
-    text = winners.includes("You")
-      ? (winners.length > 1 ? `Game over: you share the win with ${winners.filter((w) => w !== "You").join(" and ")}!` : "Game over: you win!")
-      : `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+    const won = me !== null && table.winners.includes(me);
+    const others = table.winners.filter((s) => s !== me).map((s) => ctx.plainName(s));
+    text = won
+      ? (others.length ? `Game over: you share the win with ${others.join(" and ")}!` : "Game over: you win!")
+      : `Game over: ${others.join(" and ")} ${others.length > 1 ? "win" : "wins"}.`;
     kind = "end";
   } else if (table.to_move === null || table.to_move === undefined) {
     text = "Dealing…";

@@ -1,0 +1,169 @@
+"""Your moves stay in view: whole games against bots on a laptop, a large screen and a phone.
+
+Every turn the banner and every control of the seat (Pow Wow: the guess, Guess, Dispute, the
+tomahawk moves; Waka Tanka: each card of the hand, Call, Spell or Accept) must lie inside the
+window and be the topmost thing at its centre, with the page scrolled to the top and to the
+bottom. Reveals and counts must open in view and wait for Continue.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.server import browsing
+from tests.server.browsing import after_move, at, snap, wait_for_turn_or_end
+from tests.server.conftest import Client
+
+browser = browsing.browser
+open_page = browsing.open_page
+shots = browsing.shots
+
+SIZES = [(1366, 768), (1920, 1080), (390, 844)]
+
+# for each selector: whether every match lies in the window and is on top at its centre
+IN_VIEW = """(selectors) => {
+  const out = [];
+  const w = window.innerWidth, h = window.innerHeight;
+  for (const selector of selectors) {
+    const nodes = [...document.querySelectorAll(selector)];
+    if (!nodes.length) { out.push(`${selector}: missing`); continue; }
+    for (const node of nodes) {
+      const r = node.getBoundingClientRect();
+      const box = [r.left, r.top, r.width, r.height].map(Math.round).join(",");
+      const where = `${selector} at ${box}`;
+      if (!r.width || !r.height) { out.push(`${where}: not shown`); continue; }
+      if (r.left < -1 || r.top < -1 || r.right > w + 1 || r.bottom > h + 1) {
+        out.push(`${where}: outside ${w}x${h}`);
+        continue;
+      }
+      const x = Math.min(w - 1, Math.max(0, r.left + r.width / 2));
+      const y = Math.min(h - 1, Math.max(0, r.top + r.height / 2));
+      const top = document.elementFromPoint(x, y);
+      if (!top || !(node === top || node.contains(top))) {
+        out.push(`${where}: covered by ${top ? top.outerHTML.slice(0, 80) : "nothing"}`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+def check_in_view(page: Page, selectors: list[str], when: str) -> None:
+    """The selectors are in view at the top of the page and when scrolled to its bottom."""
+    for scroll in ("0", "document.documentElement.scrollHeight"):
+        page.evaluate(f"window.scrollTo(0, {scroll})")
+        page.wait_for_timeout(30)
+        problems = page.evaluate(IN_VIEW, selectors)
+        assert problems == [], f"{when}, scrolled to {scroll}: {problems}"
+    page.evaluate("window.scrollTo(0, 0)")
+
+
+def size_name(width: int, height: int) -> str:
+    return f"{width}x{height}"
+
+
+def read_reveal(page: Page, checked: list[str], label: str) -> None:
+    """A reveal or count that opened is in view with the moves, and stays until Continue."""
+    panel = page.locator(".reveal-panel")
+    if not panel.count():
+        return
+    check_in_view(page, ["#banner", ".reveal-panel h2", "#continue-btn"], f"{label}: a reveal")
+    checked.append("reveal")
+    page.locator("#continue-btn").click()
+    expect(panel).to_have_count(0)
+
+
+def start(page: Page, client: Client, game: str, options: dict[str, Any]) -> str:
+    made = client.create(game, 3, {1: "random", 2: "random"}, options=options, name="Ana", seat=0)
+    page.goto(f"{client.base}/")
+    page.evaluate(
+        "([id, seat, token]) => localStorage.setItem(`campfire:seat:${id}`,"
+        " JSON.stringify({seat, token}))",
+        [made["id"], made["seat"], made["token"]],
+    )
+    page.goto(f"{client.base}/t/{made['id']}")
+    expect(page.locator("body")).to_have_attribute("data-status", "playing")
+    return str(made["id"])
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[size_name(*s) for s in SIZES])
+def test_pow_wow_moves_stay_in_view_for_a_whole_game(
+    client: Client, open_page: Any, shots: Path, width: int, height: int
+) -> None:
+    watched = open_page(width, height)
+    page = watched.page
+    start(page, client, "powwow", {"tomahawks": True, "buzzards": 1})
+    rng = random.Random(width)
+    checked: list[str] = []
+    label = size_name(width, height)
+    for turn in range(200):
+        if wait_for_turn_or_end(page) == "end":
+            break
+        moves = ["#banner", "#guess-value", "#guess-btn", "#dispute-btn", "#agree-btn"]
+        moves += ["#reverse-btn", ".pw-extra input"]
+        check_in_view(page, moves, f"{label}, turn {turn}")
+        checked.append("turn")
+        if page.locator(".reveal-panel").count():
+            # the count waits for Continue while the moves stay usable beside or under it
+            snap(page, shots / f"layout-powwow-count-{label}.png")
+        read_reveal(page, checked, label)
+        if turn == 1:
+            snap(page, shots / f"layout-powwow-{label}.png")
+        before = at(page)
+        dispute = page.locator("#dispute-btn")
+        if dispute.is_enabled() and rng.random() < 0.35:
+            dispute.click()
+        else:
+            guess = page.locator("#guess-value")
+            guess.fill(str(int(guess.get_attribute("min") or 0) + rng.randrange(3)))
+            page.locator("#guess-btn").click()
+        after_move(page, before)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    check_in_view(page, ["#banner"], f"{label}, game over")
+    assert "turn" in checked
+    assert watched.errors == [] and watched.toasts() == []
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES, ids=[size_name(*s) for s in SIZES])
+def test_waka_tanka_moves_stay_in_view_for_a_whole_game(
+    client: Client, open_page: Any, shots: Path, width: int, height: int
+) -> None:
+    watched = open_page(width, height)
+    page = watched.page
+    start(page, client, "wakatanka", {})
+    rng = random.Random(width)
+    checked: list[str] = []
+    label = size_name(width, height)
+    for turn in range(300):
+        if wait_for_turn_or_end(page) == "end":
+            break
+        call = page.locator("#call-btn")
+        accept = page.locator("#accept-btn")
+        moves = ["#banner"]
+        moves += ["#accept-btn"] if accept.count() else [".hand-card", "#spell-btn"]
+        if call.count():
+            moves.append("#call-btn")
+        check_in_view(page, moves, f"{label}, turn {turn}")
+        checked.append("turn")
+        read_reveal(page, checked, label)
+        if turn == 2:
+            snap(page, shots / f"layout-wakatanka-{label}.png")
+        before = at(page)
+        if accept.count() or (call.count() and call.is_enabled() and rng.random() < 0.5):
+            call.click()
+        else:
+            # a tile from the table, then a card from the hand (which stays in view)
+            target = page.locator(".wt-tile.target")
+            target.nth(rng.randrange(target.count())).click()
+            check_in_view(page, [".hand-card:enabled"], f"{label}, turn {turn}, a tile chosen")
+            cards = page.locator(".hand-card:enabled")
+            cards.nth(rng.randrange(cards.count())).click()
+        after_move(page, before)
+    expect(page.locator("body")).to_have_attribute("data-status", "finished")
+    assert "turn" in checked and "reveal" in checked
+    assert watched.errors == [] and watched.toasts() == []
