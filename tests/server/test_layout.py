@@ -72,6 +72,8 @@ def read_reveal(page: Page, checked: list[str], label: str) -> None:
     panel = page.locator(".reveal-panel")
     if not panel.count():
         return
+    told = panel.inner_text()
+    assert "You's" not in told and "You guess" not in told, told
     check_in_view(page, ["#banner", ".reveal-panel h2", "#continue-btn"], f"{label}: a reveal")
     checked.append("reveal")
     page.locator("#continue-btn").click()
@@ -166,4 +168,68 @@ def test_waka_tanka_moves_stay_in_view_for_a_whole_game(
         after_move(page, before)
     expect(page.locator("body")).to_have_attribute("data-status", "finished")
     assert "turn" in checked and "reveal" in checked
+    assert watched.errors == [] and watched.toasts() == []
+
+
+# --- your turn ------------------------------------------------------------------------------------
+WATCH_ALERTS = """
+window.__beeps = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.__beeps += 1;
+  return start.apply(this, args);
+};
+window.__notes = [];
+const Real = window.Notification;
+window.Notification = new Proxy(Real, {
+  construct(target, args) { window.__notes.push(args[0]); return new target(...args); },
+  get(target, prop) {
+    const value = Reflect.get(target, prop);
+    return typeof value === "function" ? value.bind(target) : value;
+  },
+});
+window.__hidden = false;
+Object.defineProperty(Document.prototype, "hidden", {
+  get() { return window.__hidden; },
+  configurable: true,
+});
+"""
+
+
+def test_your_turn_sounds_notifies_a_hidden_tab_and_marks_the_title(
+    client: Client, open_page: Any
+) -> None:
+    watched = open_page(1366, 768, permissions=["notifications"])
+    page = watched.page
+    page.add_init_script(WATCH_ALERTS)
+    start(page, client, "powwow", {"buzzards": 3})
+    sound = page.locator("#sound-btn")
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    # the sound can be turned off, and the page remembers it
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    page.reload()
+    expect(page.locator("#sound-btn")).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate("localStorage.getItem('campfire:sound')") == "0"
+    page.locator("#sound-btn").click()  # on again: it plays the sound once to say so
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function("window.__beeps >= 2")
+    assert wait_for_turn_or_end(page) == "turn"
+    assert page.title().startswith("▶ Your turn")
+    beeps = page.evaluate("window.__beeps")
+    # the player moves, then looks at another tab: their next turn brings a notification
+    before = at(page)
+    page.locator("#guess-btn").click()
+    after_move(page, before)
+    page.evaluate("window.__hidden = true")
+    for _ in range(20):
+        if wait_for_turn_or_end(page) == "end" or page.evaluate("window.__notes.length"):
+            break
+        before = at(page)
+        page.locator("#guess-btn").click()
+        after_move(page, before)
+    notes = page.evaluate("window.__notes")
+    assert notes and notes[0].startswith("Your turn"), notes
+    assert page.evaluate("window.__beeps") > beeps
+    assert page.title().startswith("▶ Your turn")
     assert watched.errors == [] and watched.toasts() == []

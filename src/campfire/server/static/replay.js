@@ -83,8 +83,12 @@ function show(data) {
   page.step = data.step;
   $("step").value = String(data.step);
   $("step-label").textContent = `step ${data.step} of ${data.steps}`;
-  $("entry").textContent = data.entry ? JSON.stringify(data.entry) : "The table before the first entry.";
-  $("step-events").replaceChildren(...data.events.filter((e) => e.text).map((e) => el("li", {}, ctx.names(e.text))));
+  // the step told in sentences, the same words as the story and the table's log
+  const told = data.events.filter((e) => e.text).map((e) => ctx.names(e.text));
+  if (!data.entry) $("entry").textContent = "The table before the first move.";
+  else if (!told.length) $("entry").textContent = "Nothing anyone can see changes at this step.";
+  else $("entry").textContent = "";
+  $("step-events").replaceChildren(...told.map((text) => el("li", {}, text)));
   page.board.revealed(data);
   $("log").replaceChildren(...data.story.map((line) => el("li", {}, ctx.names(line))));
   const box = $("log").parentElement;

@@ -47,6 +47,7 @@ async function start() {
     if (event.key === "?" && !isTyping(event.target)) openRules();
   });
   measure();
+  alerts();
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
@@ -120,6 +121,85 @@ function present(panel, { linger = 6000, quick = false } = {}) {
   $("stage").append(panel);
   const timer = !quick && setting("auto-continue", false) ? setTimeout(close, linger) : null;
   return panel;
+}
+
+// --- your turn: a sound, a notification when the tab is hidden, the marker in the tab title -----
+function alerts() {
+  const button = $("sound-btn");
+  const show = () => {
+    const on = setting("sound", true);
+    button.textContent = on ? "🔔" : "🔕";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.setAttribute("aria-label", on ? "Sound on when it is your turn (turn it off)" : "Sound off (turn it on)");
+    button.title = button.getAttribute("aria-label");
+  };
+  button.addEventListener("click", () => {
+    saveSetting("sound", !setting("sound", true));
+    show();
+    if (setting("sound", true)) beep();
+  });
+  button.hidden = false;
+  show();
+  // browsers start sound only after a gesture: open the audio on the first one
+  const unlock = () => {
+    audio();
+    window.removeEventListener("pointerdown", unlock);
+    window.removeEventListener("keydown", unlock);
+  };
+  window.addEventListener("pointerdown", unlock);
+  window.addEventListener("keydown", unlock);
+}
+
+function audio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!page.audio) page.audio = new Context();
+  if (page.audio.state === "suspended") page.audio.resume().catch(() => {});
+  return page.audio;
+}
+
+/** Two short soft notes made on the spot (no sound file to fetch). */
+function beep() {
+  const context = audio();
+  if (!context) return;
+  const now = context.currentTime;
+  [660, 880].forEach((freq, i) => {
+    const osc = context.createOscillator();
+    const gain = context.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    const start = now + i * 0.14;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.18, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.13);
+    osc.connect(gain).connect(context.destination);
+    osc.start(start);
+    osc.stop(start + 0.14);
+  });
+}
+
+function askToNotify() {
+  if (page.asked || !("Notification" in window) || Notification.permission !== "default") return;
+  page.asked = true;
+  try {
+    const asked = Notification.requestPermission();
+    if (asked && asked.catch) asked.catch(() => {});
+  } catch {
+    // an old browser without the promise form: no notifications then
+  }
+}
+
+function yourTurn() {
+  if (page.seat === null) return;
+  if (setting("sound", true)) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try {
+      const note = new Notification(`Your turn — ${page.table.title}`, { body: "The table is waiting for your move.", tag: `campfire-${tableId}` });
+      note.addEventListener("click", () => { window.focus(); note.close(); });
+    } catch {
+      // some browsers only notify from a service worker: the title marker still shows
+    }
+  }
 }
 
 // --- connection ----------------------------------------------------------------------------------
@@ -211,6 +291,7 @@ function update(message) {
 
 /** Send an action; resolves when the server applied it, rejects with the server's reason. */
 function act(action) {
+  askToNotify(); // a move is a user gesture: the one moment a browser lets a page ask
   return new Promise((resolve, reject) => {
     if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
       reject(new Error("not connected to the server; trying again…"));
@@ -274,6 +355,8 @@ function frame() {
   document.body.dataset.turn = kind === "you" ? "you" : "";
   const prefix = kind === "you" ? "▶ Your turn · " : "";
   document.title = `${prefix}${table.title} — Campfire`;
+  if (kind === "you" && !page.wasYourTurn) yourTurn();
+  page.wasYourTurn = kind === "you";
   $("invite-btn").hidden = table.status !== "waiting";
   waitingRoom();
   seatTools();
