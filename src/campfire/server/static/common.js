@@ -95,7 +95,24 @@ export function savedSeat(tableId) {
 }
 
 export function saveSeat(tableId, seat, token) {
-  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token }));
+  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token, saved: Date.now() }));
+}
+
+/** Every table this browser holds a seat at, the newest first: the lobby's "Your games". */
+export function savedSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const match = key && key.match(/^campfire:seat:([A-Za-z0-9_-]+)$/);
+    if (!match) continue;
+    try {
+      const seat = JSON.parse(localStorage.getItem(key));
+      if (seat && typeof seat.seat === "number") out.push({ id: match[1], seat: seat.seat, saved: seat.saved || 0 });
+    } catch {
+      // a damaged entry: skip it
+    }
+  }
+  return out.sort((a, b) => b.saved - a.saved);
 }
 
 export function forgetSeat(tableId) {

@@ -48,6 +48,7 @@ async function start() {
   });
   measure();
   alerts();
+  chatSetup();
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
@@ -128,7 +129,7 @@ function alerts() {
   const button = $("sound-btn");
   const show = () => {
     const on = setting("sound", true);
-    button.textContent = on ? "🔔" : "🔕";
+    button.textContent = on ? "♪ on" : "♪ off";
     button.setAttribute("aria-pressed", on ? "true" : "false");
     button.setAttribute("aria-label", on ? "Sound on when it is your turn (turn it off)" : "Sound off (turn it on)");
     button.title = button.getAttribute("aria-label");
@@ -202,6 +203,140 @@ function yourTurn() {
   }
 }
 
+// --- the turn clock ------------------------------------------------------------------------------
+/** The time left for the seat whose clock runs, counted down here between updates. */
+function clock() {
+  const node = $("clock");
+  clearTimeout(page.clockTimer);
+  const c = page.table && page.table.clock;
+  if (!c || c.deadline === null || c.deadline === undefined || c.seat === null || c.seat === undefined || page.table.status !== "playing") {
+    node.hidden = true;
+    node.textContent = "";
+    return;
+  }
+  const left = Math.max(0, c.deadline - Date.now() / 1000);
+  const mine = c.seat === you();
+  const who = mine ? "you" : ctx.plainName(c.seat);
+  node.textContent = left > 0 ? `◷ ${clockText(left)} · ${who}` : `◷ time is up · ${who}`;
+  node.setAttribute("aria-label", left > 0 ? `${clockText(left)} left for ${who} to move` : `time is up for ${who}`);
+  node.className = `clock${mine ? " mine" : ""}${left < 10 ? " low" : ""}`;
+  node.hidden = false;
+  if (left > 0) page.clockTimer = setTimeout(clock, left > 7200 ? 60000 : 1000 - (Date.now() % 1000) + 20);
+}
+
+function clockText(seconds) {
+  const s = Math.ceil(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// --- table talk ----------------------------------------------------------------------------------
+const EMOTES = ["Nice one!", "Wow", "Hmm…", "Ha ha", "Bluff!", "Good game"];
+const MUTE_KEY = () => `campfire:mute:${tableId}`;
+
+function muted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTE_KEY()) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(seat, on) {
+  const seats = muted();
+  if (on) seats.add(seat);
+  else seats.delete(seat);
+  try {
+    localStorage.setItem(MUTE_KEY(), JSON.stringify([...seats]));
+  } catch {
+    // storage refused: the mute lasts for this page
+  }
+  redrawChat();
+}
+
+function chatSetup() {
+  page.chat = [];
+  $("chat").hidden = false;
+  $("chat-btn").hidden = false;
+  $("chat-emotes").replaceChildren(...EMOTES.map((text) => el("button", { type: "button", class: "ghost", onclick: () => say(text) }, text)));
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text && say(text)) $("chat-text").value = "";
+  });
+  $("chat-btn").addEventListener("click", () => openChat(!document.body.classList.contains("chat-open")));
+  $("chat-close").addEventListener("click", () => openChat(false));
+  chatEmpty();
+}
+
+function openChat(open) {
+  document.body.classList.toggle("chat-open", open);
+  $("chat-btn").setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) {
+    $("chat-unread").hidden = true;
+    $("chat-text").focus();
+  }
+}
+
+function say(text) {
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    toast("not connected to the server; trying again…");
+    return false;
+  }
+  page.ws.send(JSON.stringify({ type: "chat", text: text.slice(0, 200) }));
+  return true;
+}
+
+function chatEmpty() {
+  const log = $("chat-log");
+  if (!log.childElementCount) log.append(el("li", { class: "empty" }, "No messages yet. Say hello, or send a quick message."));
+}
+
+function chatLine(m) {
+  const seat = typeof m.seat === "number" ? m.seat : null;
+  let who;
+  if (seat !== null && seat === you()) who = "you";
+  else if (seat !== null && page.table && seat < page.table.seats.length) who = ctx.plainName(seat);
+  else who = `${m.name || "someone"} (watching)`;
+  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  // text only: the message is a text node, never parsed as HTML
+  return el("li", { dataset: { seat: seat === null ? "" : String(seat) }, title: when },
+    el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), String(m.text || ""));
+}
+
+function addChat(m, { quiet = false } = {}) {
+  if (!m || typeof m.text !== "string") return;
+  page.chat.push(m);
+  if (page.chat.length > 300) page.chat.shift();
+  const seat = typeof m.seat === "number" ? m.seat : null;
+  if (seat !== null && muted().has(seat)) return;
+  const log = $("chat-log");
+  log.querySelectorAll(".empty").forEach((n) => n.remove());
+  log.append(chatLine(m));
+  while (log.childElementCount > 300) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+  if (!quiet && !document.body.classList.contains("chat-open") && seat !== you()) $("chat-unread").hidden = false;
+}
+
+function redrawChat() {
+  const skip = muted();
+  const log = $("chat-log");
+  log.replaceChildren(...page.chat.filter((m) => !(typeof m.seat === "number" && skip.has(m.seat))).map(chatLine));
+  chatEmpty();
+  log.scrollTop = log.scrollHeight;
+}
+
+/** A mute per seat, kept in this browser only: the others still see what that player says. */
+function muteList() {
+  const table = page.table;
+  const box = $("chat-mute-list");
+  const skip = muted();
+  const others = table.seats.filter((s) => s.seat !== you() && s.kind === "human" && s.taken);
+  box.replaceChildren(...(others.length ? others.map((s) => el("label", { class: "check", for: `mute-${s.seat}` },
+    el("input", { type: "checkbox", id: `mute-${s.seat}`, checked: skip.has(s.seat), onchange: (e) => setMuted(s.seat, e.target.checked) }),
+    `Mute ${ctx.plainName(s.seat)}`)) : [el("p", { class: "muted small" }, "No other player to mute.")]));
+}
+
 // --- connection ----------------------------------------------------------------------------------
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -251,6 +386,13 @@ function receive(message) {
       page.board.update(page.msg, { newEvents: [], metaOnly: true });
     }
     frame();
+  } else if (message.type === "chat") {
+    addChat(message);
+  } else if (message.type === "chat_history") {
+    $("chat-log").replaceChildren();
+    page.chat = [];
+    for (const line of message.messages || []) addChat(line, { quiet: true });
+    chatEmpty();
   } else if (message.type === "seat" && message.seat === null && page.seat) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
     leftSeat(message.reason);
@@ -358,6 +500,8 @@ function frame() {
   if (kind === "you" && !page.wasYourTurn) yourTurn();
   page.wasYourTurn = kind === "you";
   $("invite-btn").hidden = table.status !== "waiting";
+  clock();
+  muteList();
   waitingRoom();
   seatTools();
   if (table.status === "finished" && !page.endShown) {
