@@ -110,15 +110,14 @@ def test_pow_wow_moves_stay_in_view_for_a_whole_game(
         moves += ["#reverse-btn", ".pw-extra input"]
         check_in_view(page, moves, f"{label}, turn {turn}")
         checked.append("turn")
-        if page.locator(".reveal-panel").count():
+        if page.locator(".reveal-panel").count() and width != 1920:
             # the count waits for Continue while the moves stay usable beside or under it
             snap(page, shots / f"layout-powwow-count-{label}.png")
         read_reveal(page, checked, label)
-        if turn == 1:
-            snap(page, shots / f"layout-powwow-{label}.png")
         before = at(page)
         dispute = page.locator("#dispute-btn")
-        if dispute.is_enabled() and rng.random() < 0.35:
+        guessing = page.locator("#guess-value").is_enabled()
+        if dispute.is_enabled() and (not guessing or rng.random() < 0.35):
             dispute.click()
         else:
             guess = page.locator("#guess-value")
@@ -153,7 +152,7 @@ def test_waka_tanka_moves_stay_in_view_for_a_whole_game(
         check_in_view(page, moves, f"{label}, turn {turn}")
         checked.append("turn")
         read_reveal(page, checked, label)
-        if turn == 2:
+        if turn == 2 and width == 390:
             snap(page, shots / f"layout-wakatanka-{label}.png")
         before = at(page)
         if accept.count() or (call.count() and call.is_enabled() and rng.random() < 0.5):

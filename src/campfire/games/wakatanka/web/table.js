@@ -272,8 +272,8 @@ function drawTiles(circle, view, msg, state, clickTile, ctx, revealedMode = fals
   const width = circle.clientWidth || 520;
   const height = circle.clientHeight || 380;
   const small = width < 420;
-  const rx = Math.min(38, 50 - (((small ? 86 : 108) / 2 + 6) / width) * 100);
-  const ry = Math.min(36, 50 - (((small ? 96 : 118) / 2 + 6) / height) * 100);
+  const rx = Math.min(38, 50 - (((small ? 74 : 108) / 2 + 6) / width) * 100);
+  const ry = Math.min(36, 50 - (((small ? 80 : 118) / 2 + 6) / height) * 100);
   const buttons = TILES.map((tile, i) => {
     // coyote at the upper left, then clockwise round the circle
     const angle = (-2 * Math.PI) / 3 + (2 * Math.PI * i) / 6;
