@@ -20,6 +20,8 @@ ARGS = [
     "--no-first-run",
     "--disable-sync",
     "--autoplay-policy=no-user-gesture-required",
+    # pages served through a test's route count as public: let them reach the local server
+    "--disable-features=LocalNetworkAccessChecks",
 ]
 
 

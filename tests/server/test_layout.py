@@ -8,6 +8,7 @@ bottom. Reveals and counts must open in view and wait for Continue.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -232,3 +233,63 @@ def test_your_turn_sounds_notifies_a_hidden_tab_and_marks_the_title(
     assert page.evaluate("window.__beeps") > beeps
     assert page.title().startswith("▶ Your turn")
     assert watched.errors == [] and watched.toasts() == []
+
+
+# --- a strict content security policy ------------------------------------------------------------
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+def test_every_page_works_under_a_strict_content_security_policy(
+    client: Client, open_page: Any
+) -> None:
+    """No inline script, no inline handler, no style attribute from markup: nothing is refused."""
+    watched = open_page(1366, 768)
+    page = watched.page
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security" in m.text else None)
+
+    created: list[Any] = []
+
+    def with_policy(route: Any) -> None:
+        request = route.request
+        if request.method == "POST" and request.url.endswith("/api/tables"):
+            # what the lobby asks for; the listing and clock fields go to the new server only
+            body = json.loads(request.post_data or "{}")
+            created.append(dict(body))
+            body.pop("listed", None)
+            body.pop("clock", None)
+            response = route.fetch(post_data=json.dumps(body))
+        else:
+            response = route.fetch()
+        headers = {**response.headers, "content-security-policy": CSP}
+        route.fulfill(response=response, headers=headers)
+
+    page.route("**/*", with_policy)
+    page.goto(f"{client.base}/")
+    page.get_by_label("Your name", exact=True).fill("Ana")
+    page.get_by_label("List in the lobby").check()
+    page.get_by_label("Turn clock").select_option("60")
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url(lambda url: "/t/" in url)
+    assert created[0]["listed"] is True and created[0]["clock"] == 60
+    assert created[0]["game"] == "powwow" and created[0]["name"] == "Ana"
+    # (no wait_for_function here: the policy forbids the evaluation it needs)
+    expect(page.locator("body")).to_have_attribute("data-turn", "you")
+    before = page.locator("body").get_attribute("data-at")
+    page.locator("#guess-btn").click()
+    expect(page.locator("body")).not_to_have_attribute("data-at", str(before))
+    page.get_by_role("button", name="Rules").first.click()
+    expect(page.locator("#rules-body")).to_contain_text("feather")
+    page.keyboard.press("Escape")
+    made = client.create("wakatanka", 3, dict.fromkeys(range(3), "random"), options={})
+    client.wait_for(made["id"], lambda s: s["table"]["status"] == "finished")
+    page.goto(f"{client.base}/replay/{made['id']}")
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.get_by_role("button", name="Next step").click()
+    expect(page.locator("#step-label")).to_contain_text("step 1 of")
+    page.goto(f"{client.base}/rules/powwow")
+    expect(page.locator(".rules")).to_contain_text("feather")
+    assert refused == [] and watched.errors == []
