@@ -152,6 +152,20 @@ def test_waka_tanka_moves_stay_in_view_for_a_whole_game(
             moves.append("#call-btn")
         check_in_view(page, moves, f"{label}, turn {turn}")
         checked.append("turn")
+        panel = page.locator(".reveal-panel")
+        if width == 1366 and panel.count() and "waited" not in checked:
+            # a reveal stays until Continue: longer than it would linger when asked to go by itself
+            page.wait_for_timeout(5000)
+            expect(panel).to_have_count(1)
+            checked.append("waited")
+        elif width == 1366 and panel.count() and "auto" not in checked:
+            # asked to continue by itself (remembered), the next reveal steps aside on its own
+            page.locator("#auto-continue").check()
+            assert page.evaluate("localStorage.getItem('campfire:auto-continue')") == "1"
+            checked.append("auto")
+        elif width == 1366 and panel.count() and "auto" in checked:
+            expect(panel).to_have_count(0, timeout=15_000)
+            checked.append("went by itself")
         read_reveal(page, checked, label)
         if turn == 2 and width == 390:
             snap(page, shots / f"layout-wakatanka-{label}.png")
@@ -168,6 +182,8 @@ def test_waka_tanka_moves_stay_in_view_for_a_whole_game(
         after_move(page, before)
     expect(page.locator("body")).to_have_attribute("data-status", "finished")
     assert "turn" in checked and "reveal" in checked
+    if width == 1366:
+        assert "waited" in checked and "auto" in checked, checked
     assert watched.errors == [] and watched.toasts() == []
 
 
