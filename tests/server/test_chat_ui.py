@@ -146,3 +146,27 @@ def test_on_a_phone_the_chat_is_a_drawer_that_keeps_the_moves_in_view(
     expect(drawer).to_be_hidden()
     assert [m["text"] for m in sent] == ["on my phone"]
     assert watched.errors == [] and watched.toasts() == []
+
+
+def test_the_replay_shows_the_table_talk_when_the_server_keeps_it(
+    client: Client, open_page: Any
+) -> None:
+    made = client.create("powwow", 3, dict.fromkeys(range(3), "random"), options={"buzzards": 1})
+    client.wait_for(made["id"], lambda s: s["table"]["status"] == "finished")
+    watched = open_page(1366, 768)
+    page = watched.page
+    talk = [{"seat": None, "name": "Cy", "text": HOSTILE, "at": time.time()}]
+
+    def with_talk(route: Any) -> None:
+        response = route.fetch()
+        data = response.json()
+        data["chat"] = talk
+        route.fulfill(response=response, body=json.dumps(data))
+
+    page.route(re.compile(r"/replay\?step="), with_talk)
+    page.goto(f"{client.base}/replay/{made['id']}")
+    chat = page.locator("#chat")
+    expect(chat).to_be_visible()
+    expect(chat).to_contain_text(f"Cy (watching):{HOSTILE}")
+    assert page.locator("#injected").count() == 0
+    assert watched.errors == []

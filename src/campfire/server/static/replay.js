@@ -91,6 +91,7 @@ function show(data) {
   $("step-events").replaceChildren(...told.map((text) => el("li", {}, text)));
   page.board.revealed(data);
   $("log").replaceChildren(...data.story.map((line) => el("li", {}, ctx.names(line))));
+  showChat(data.chat);
   const box = $("log").parentElement;
   box.scrollTop = box.scrollHeight;
   $("prev").disabled = data.step === 0;
@@ -103,6 +104,20 @@ function show(data) {
   } else {
     $("banner").textContent = "Everything is revealed in a replay.";
   }
+}
+
+/** The table talk of the game, when the server keeps it with the replay (text only). */
+function showChat(messages) {
+  if (!Array.isArray(messages) || !messages.length) {
+    $("chat").hidden = true;
+    return;
+  }
+  $("chat-log").replaceChildren(...messages.filter((m) => m && typeof m.text === "string").map((m) => {
+    const seat = typeof m.seat === "number" ? m.seat : null;
+    const who = seat === null ? `${m.name || "someone"} (watching)` : ctx.plainName(seat);
+    return el("li", {}, el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), m.text);
+  }));
+  $("chat").hidden = false;
 }
 
 function togglePlay() {
