@@ -259,11 +259,12 @@ def test_two_people_join_by_the_invite_link_and_play_a_game(
                 continue
             before = at(page)
             dispute = page.locator("#dispute-btn")
-            if dispute.is_enabled() and rng.random() < 0.5:
+            guess = page.locator("#guess-value")
+            if dispute.is_enabled() and (not guess.is_enabled() or rng.random() < 0.5):
                 dispute.click()
             else:
-                guess = page.locator("#guess-value")
-                guess.fill(str(int(guess.get_attribute("min") or 0) + rng.randrange(4)))
+                low, high = (int(guess.get_attribute(k) or 0) for k in ("min", "max"))
+                guess.fill(str(min(high, low + rng.randrange(4))))
                 page.locator("#guess-btn").click()
             after_move(page, before)
         if not reloaded:

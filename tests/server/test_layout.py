@@ -122,7 +122,8 @@ def test_pow_wow_moves_stay_in_view_for_a_whole_game(
             dispute.click()
         else:
             guess = page.locator("#guess-value")
-            guess.fill(str(int(guess.get_attribute("min") or 0) + rng.randrange(3)))
+            low, high = (int(guess.get_attribute(k) or 0) for k in ("min", "max"))
+            guess.fill(str(min(high, low + rng.randrange(3))))
             page.locator("#guess-btn").click()
         after_move(page, before)
     expect(page.locator("body")).to_have_attribute("data-status", "finished")
