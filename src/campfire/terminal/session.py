@@ -77,6 +77,7 @@ class Session:
                     # wrapped between words, indented under the first line
                     text = Text(line)
                     for part in text.wrap(self.console, max(20, self.console.width - 2)):
+                        part.rstrip()
                         self.console.print(Text("  ") + part, highlight=False)
 
     def show_table(self, seat: int) -> None:
