@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest clean nginx
+.PHONY: run test browser nginx lint typecheck pytest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,7 +21,16 @@ run: $(STAMP)
 nginx:
 	@test -x /usr/sbin/nginx || $(PYTHON) -m benchmarks.cluster --install-nginx
 
-test: $(STAMP) nginx
+# the browser tests drive Debian's Chromium: installed here when it is missing
+browser:
+	@set -e; if [ ! -x /usr/bin/chromium ]; then \
+		sudo_cmd=""; \
+		if [ "$$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi; \
+		$$sudo_cmd apt-get update; \
+		DEBIAN_FRONTEND=noninteractive $$sudo_cmd apt-get install -y chromium; \
+	fi
+
+test: $(STAMP) browser nginx
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy

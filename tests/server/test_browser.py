@@ -7,104 +7,23 @@ a temporary folder, or to `CAMPFIRE_SCREENSHOTS` (e.g. docs/screenshots) when it
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from campfire.kernel import Record
+from tests.server import browsing
+from tests.server.browsing import after_move, at, snap, wait_for_turn_or_end
 from tests.server.conftest import Client
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            f"the browser tests need Debian's Chromium at {CHROMIUM}: apt-get install chromium"
-        )
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    folder = os.environ.get("CAMPFIRE_SCREENSHOTS")
-    path = Path(folder) if folder else tmp_path / "screenshots"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-class Watched:
-    """A page whose script errors and error notices are collected, to be asserted on."""
-
-    def __init__(self, context: BrowserContext) -> None:
-        self.context = context
-        self.page = context.new_page()
-        self.page.set_default_timeout(20_000)
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        self.page.on(
-            "console",
-            lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None,
-        )
-
-    def toasts(self) -> list[str]:
-        return [t.strip() for t in self.page.locator(".toast-error").all_inner_texts()]
-
-
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Any]:
-    contexts: list[BrowserContext] = []
-
-    def make(width: int = 1280, height: int = 900) -> Watched:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        return Watched(context)
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def snap(page: Page, path: Path) -> None:
-    """A screenshot of the top of the page, as someone arriving at it sees it."""
-    page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_timeout(150)
-    page.screenshot(path=str(path))
-
-
-def at(page: Page) -> int:
-    return int(page.locator("body").get_attribute("data-at") or 0)
-
-
-def wait_for_turn_or_end(page: Page) -> str:
-    page.wait_for_function(
-        "document.body.dataset.turn === 'you' || document.body.dataset.status === 'finished'",
-        timeout=30_000,
-    )
-    return "end" if page.locator("body").get_attribute("data-status") == "finished" else "turn"
-
-
-def after_move(page: Page, before: int) -> None:
-    page.wait_for_function(f"Number(document.body.dataset.at) > {before}")
+# the fixtures shared by the browser tests
+browser = browsing.browser
+open_page = browsing.open_page
+shots = browsing.shots
 
 
 def start_table(
@@ -340,17 +259,19 @@ def test_two_people_join_by_the_invite_link_and_play_a_game(
                 continue
             before = at(page)
             dispute = page.locator("#dispute-btn")
-            if dispute.is_enabled() and rng.random() < 0.5:
+            guess = page.locator("#guess-value")
+            if dispute.is_enabled() and (not guess.is_enabled() or rng.random() < 0.5):
                 dispute.click()
             else:
-                guess = page.locator("#guess-value")
-                guess.fill(str(int(guess.get_attribute("min") or 0) + rng.randrange(4)))
+                low, high = (int(guess.get_attribute(k) or 0) for k in ("min", "max"))
+                guess.fill(str(min(high, low + rng.randrange(4))))
                 page.locator("#guess-btn").click()
             after_move(page, before)
         if not reloaded:
             # a closed tab comes back to its seat
             bob.page.reload()
-            expect(bob.page.locator(".pw-seat.me .seat-name")).to_have_text("You")
+            expect(bob.page.locator(".pw-seat.me .seat-name")).to_have_text("Bobyou")
+            expect(bob.page.locator(".pw-seat.me .you-badge")).to_have_text("you")
             reloaded = True
         ana.page.wait_for_timeout(50)
     for person in (ana, bob):
@@ -388,7 +309,9 @@ def test_the_replay_page_steps_through_a_finished_game_with_everything_revealed(
     expect(page.locator("#step-label")).to_have_text(f"step 0 of {final['at']}")
     page.get_by_role("button", name="Next step").click()
     expect(page.locator("#step-label")).to_have_text(f"step 1 of {final['at']}")
-    expect(page.locator("#entry")).to_contain_text("shuffle")
+    # each step is told in sentences, never as the raw record entry
+    expect(page.locator("#step-events")).to_contain_text("shuffle")
+    assert "{" not in page.locator(".controls").first.inner_text()
     for _ in range(min(12, final["at"] - 1)):
         page.keyboard.press("ArrowRight")
     middle = min(13, final["at"])

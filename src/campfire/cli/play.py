@@ -16,6 +16,8 @@ from campfire.kernel.records import Record
 from campfire.terminal import Session
 
 HUMAN = "human"
+#: seconds between bot moves at a terminal, long enough to read each one
+DEFAULT_PACE = 1.2
 
 
 def play(
@@ -28,6 +30,14 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     resume: Annotated[str | None, typer.Option(help="continue a saved game record")] = None,
+    pace: Annotated[
+        float | None,
+        typer.Option(
+            help="seconds to wait after each bot move (default 1.2 at a terminal, 0 when"
+            " commands come from a pipe or file)",
+            min=0,
+        ),
+    ] = None,
 ) -> None:
     """Play at the terminal. Commands are read one per line, so a game can be scripted."""
     game = game_named(game_name)
@@ -62,7 +72,9 @@ def play(
         else:
             seat_bots[s] = make_bot(game, level, rng.randrange(2**32))
     interactive = sys.stdin.isatty()
-    console = Console(highlight=False, soft_wrap=True)
+    if pace is None:
+        pace = DEFAULT_PACE if interactive else 0.0
+    console = Console(highlight=False, soft_wrap=True)  # narration wraps itself between words
 
     def read_line(prompt: str) -> str | None:
         if interactive:
@@ -79,7 +91,15 @@ def play(
     from campfire.cli.extensions import terminal_commands
 
     session = Session(
-        state, humans, seat_bots, rng, console, read_line, interactive, terminal_commands(game)
+        state,
+        humans,
+        seat_bots,
+        rng,
+        console,
+        read_line,
+        interactive,
+        terminal_commands(game),
+        pace=pace,
     )
     raise SystemExit(session.run())
 

@@ -18,8 +18,12 @@ class TextInterface(Protocol):
         """The command that plays `action` (the inverse of `parse`)."""
         ...
 
-    def help(self) -> str:
-        """The game's commands, one per line."""
+    def help(self, view: Any) -> str:
+        """The game's commands that can be used at this table, one per line."""
+        ...
+
+    def rules(self, view: Any) -> str:
+        """A short reminder of the rules and a legend of the table's symbols."""
         ...
 
 

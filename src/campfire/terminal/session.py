@@ -8,12 +8,15 @@ events only, and hands over between them so nobody sees what they may not.
 from __future__ import annotations
 
 import random
+import re
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.rule import Rule
+from rich.text import Text
 
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
@@ -23,6 +26,7 @@ from campfire.kernel.state import State
 
 GENERAL_HELP = """\
 table              draw the table again
+rules              the rules in short, and what the table's symbols mean
 save FILE          save the game so far as a record (replay or resume it later)
 help               this list
 quit               leave the game"""
@@ -42,6 +46,8 @@ class Session:
         read_line: Callable[[str], str | None],
         interactive: bool,
         commands: Mapping[str, Command] | None = None,
+        pace: float = 0.0,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.state = state
         self.game = state.game
@@ -52,6 +58,8 @@ class Session:
         self.read_line = read_line
         self.interactive = interactive
         self.commands = dict(commands or {})
+        self.pace = pace  # seconds to wait after each bot move, so it can be read
+        self.sleep = sleep
         self._shown_to: int | None = None
 
     # --- narration -------------------------------------------------------------------------
@@ -66,7 +74,11 @@ class Session:
             if event.visible_to(seat):
                 line = self.game.describe(event, seat)
                 if line:
-                    self.console.print(f"  {line}", highlight=False, markup=False)
+                    # wrapped between words, indented under the first line
+                    text = Text(line)
+                    for part in text.wrap(self.console, max(20, self.console.width - 2)):
+                        part.rstrip()
+                        self.console.print(Text("  ") + part, highlight=False)
 
     def show_table(self, seat: int) -> None:
         self.console.print(self.game.text.render(self.state.view(seat)))
@@ -84,6 +96,8 @@ class Session:
             elif seat in self.bots:
                 action = self.bots[seat].choose(state.view(seat), state.legal_actions())
                 self.tell(state.apply(action))
+                if self.pace > 0 and not state.is_terminal:
+                    self.sleep(self.pace)  # one move at a time, also once you are out
             else:
                 outcome = self.human_turn(seat)
                 if outcome is not None:
@@ -125,9 +139,15 @@ class Session:
                 continue
             verb = words[0].lower()
             if verb in ("help", "?"):
+                view = state.view(seat)
                 extra = "\n".join(help_line for help_line, _ in self.commands.values())
-                text = "\n".join(filter(None, [self.game.text.help(), extra, GENERAL_HELP]))
+                text = "\n".join(filter(None, [self.game.text.help(view), extra, GENERAL_HELP]))
                 self.console.print(text, highlight=False, markup=False)
+                continue
+            if verb == "rules":
+                self.console.print(
+                    self.game.text.rules(state.view(seat)), highlight=False, markup=False
+                )
                 continue
             if verb == "quit":
                 self.console.print("You left the game.")
@@ -145,7 +165,8 @@ class Session:
                 action = self.game.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
             except (ValueError, IllegalAction) as error:
-                self.console.print(f"[red]✗[/] {escape(str(error))}", highlight=False)
+                told = to_you(str(error), seat) if len(self.humans) == 1 else str(error)
+                self.console.print(f"[red]✗[/] {escape(told)}", highlight=False)
                 continue
             self.tell(events)
             return None
@@ -173,3 +194,10 @@ class Session:
         self.console.print(
             f"[bold]Winner{'s' if len(winners) > 1 else ''}: {said}[/]", highlight=False
         )
+
+
+def to_you(message: str, seat: int) -> str:
+    """An engine message about `seat` said to the person sitting there: "you", not "seat 0"."""
+    message = re.sub(rf"\b[Ss]eat {seat}'s\b", "your", message)
+    message = re.sub(rf"\b[Ss]eat {seat} played\b", "you played", message)
+    return re.sub(rf"\b[Ss]eat {seat}\b", "you", message)

@@ -24,10 +24,34 @@ _STYLE = {
 
 HELP = """\
 guess N            announce a total of N (higher than the standing guess)
+dispute            challenge the standing guess: the feathers are counted"""
+
+TOMAHAWK_HELP = """\
 guess N extra S    guess N and give seat S an extra feather (tomahawk)
-dispute            challenge the standing guess: the feathers are counted
 agree              take over the standing guess unchanged (tomahawk)
 reverse            flip the direction instead of guessing (tomahawk)"""
+
+RULES = """\
+Everyone wears feathers that all the others can see, never their own. In turn, guess the
+total of every feather in play (yours too), each guess higher than the last, or dispute the
+standing guess: the feathers are counted. If the total is lower than the guess, its owner takes
+a buzzard; otherwise the disputer does. Enough buzzards and you are out; the last player in
+wins.
+
+Feathers:
+  1 2 3 4 5 10 15 20   green: count their value
+  0                    blue: counts nothing
+  -5 -10               red: take their value off the total
+  ?                    black: turns over the top feather of the stack, which counts too
+  max=0                black: the highest green feather in play counts 0
+  x2                   black: the green feathers count double
+  zero                 black: counts 0; after the round all 36 feathers are shuffled again
+Table: ▶ whose turn, ● a buzzard taken, · one still to go, ← owns the standing guess."""
+
+TOMAHAWK_RULES = """\
+Tomahawks: once a round, instead of a plain guess you may 'agree' (own the standing guess
+unchanged), 'reverse' (play turns the other way) or add 'extra S' to a guess (seat S takes one
+more feather without looking)."""
 
 
 def feather_text(code: str | None) -> Text:
@@ -61,7 +85,7 @@ class PowwowText:
                 for f in view.feathers[s]:
                     feathers.append_text(feather_text(f))
                     feathers.append(" ")
-                if s == view.owner:
+                if s == view.owner and not view.terminal:
                     feathers.append(f" ← owns {view.guess}", style="yellow")
                 cells = [name, feathers]
             cells.append(
@@ -71,13 +95,18 @@ class PowwowText:
                 cells.append("ready" if view.tomahawks[s] and view.is_active(s) else "—")
             table.add_row(*cells)
         lines: list[Any] = [head, table]
-        if view.guess is None:
+        if view.terminal:
+            pass  # the game is over: no guess stands any more
+        elif view.guess is None:
             lines.append(Text("No guess stands yet."))
         else:
             how = " (by agreeing)" if view.agreed else ""
-            lines.append(Text(f"Standing guess: {view.guess}, owned by seat {view.owner}{how}."))
-        if view.turns:
-            said = ", ".join(f"{s}: {self.command(a)}" for s, a in view.turns)
+            who = "you" if view.owner == view.seat else f"seat {view.owner}"
+            lines.append(Text(f"Standing guess: {view.guess}, owned by {who}{how}."))
+        if view.turns and not view.terminal:
+            said = ", ".join(
+                f"{'you' if s == view.seat else s}: {self.command(a)}" for s, a in view.turns
+            )
             lines.append(Text(f"This round — {said}", style="dim"))
         used = Text(f"Used pile ({len(view.used)}): ")
         for f in sorted(view.used, key=_order):
@@ -124,8 +153,12 @@ class PowwowText:
             return "reverse"
         return "dispute"
 
-    def help(self) -> str:
-        return HELP
+    def help(self, view: PowwowView) -> str:
+        """The tomahawk commands only when tomahawks are in play at this table."""
+        return f"{HELP}\n{TOMAHAWK_HELP}" if view.options.tomahawks else HELP
+
+    def rules(self, view: PowwowView) -> str:
+        return f"{RULES}\n\n{TOMAHAWK_RULES}" if view.options.tomahawks else RULES
 
 
 def _number(word: str, what: str) -> int:

@@ -93,7 +93,9 @@ class Wakatanka(Game[WakatankaState]):
         if kind == "placed":
             return say(d["seat"], "place", f"{_a(d['card'])} on {d['tile']}.")
         if kind == "last_card":
-            return f"That was {say.name(d['seat'], possessive=True)} last card: call or accept!"
+            # only the next player may answer it: nobody else is told to call or accept
+            whose = say.name(d["seat"], possessive=True)
+            return f"That was {whose} last card: the next player calls the bluff or accepts."
         if kind == "call":
             cards = ", ".join(d["cards"])
             text = say(d["seat"], "call", f"the bluff: {d['tile']} shows {cards} (top last). ")

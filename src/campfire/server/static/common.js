@@ -12,7 +12,11 @@ export function el(tag, attrs = {}, ...children) {
     } else if (key === "dataset") {
       Object.assign(node.dataset, value);
     } else if (key === "style" && typeof value === "object") {
-      Object.assign(node.style, value);
+      // set from script, never as an attribute string (the pages run under a strict CSP)
+      for (const [prop, v] of Object.entries(value)) {
+        if (prop.startsWith("--")) node.style.setProperty(prop, v);
+        else node.style[prop] = v;
+      }
     } else if (value === true) {
       node.setAttribute(key, "");
     } else {
@@ -91,7 +95,24 @@ export function savedSeat(tableId) {
 }
 
 export function saveSeat(tableId, seat, token) {
-  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token }));
+  localStorage.setItem(SEAT_KEY(tableId), JSON.stringify({ seat, token, saved: Date.now() }));
+}
+
+/** Every table this browser holds a seat at, the newest first: the lobby's "Your games". */
+export function savedSeats() {
+  const out = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    const match = key && key.match(/^campfire:seat:([A-Za-z0-9_-]+)$/);
+    if (!match) continue;
+    try {
+      const seat = JSON.parse(localStorage.getItem(key));
+      if (seat && typeof seat.seat === "number") out.push({ id: match[1], seat: seat.seat, saved: seat.saved || 0 });
+    } catch {
+      // a damaged entry: skip it
+    }
+  }
+  return out.sort((a, b) => b.saved - a.saved);
 }
 
 export function forgetSeat(tableId) {
@@ -106,12 +127,39 @@ export function saveName(name) {
   localStorage.setItem("campfire:name", name);
 }
 
+/** A choice this browser remembers ("1" or "0"), e.g. the turn sound or auto-continue. */
+export function setting(name, fallback) {
+  try {
+    const raw = localStorage.getItem(`campfire:${name}`);
+    return raw === null ? fallback : raw === "1";
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSetting(name, on) {
+  try {
+    localStorage.setItem(`campfire:${name}`, on ? "1" : "0");
+  } catch {
+    // private windows may refuse storage: the choice lasts for this page only
+  }
+}
+
 // --- names ---------------------------------------------------------------------------------------
-/** The name shown for a seat: "You", the player's name, or "Seat n" while it is free. */
+/** The name shown for a seat: "You" for this browser's own seat (in sentences), the player's
+ * name, or "Seat n" while it is free. A name that reads like "you" or "seat 3" gets its seat
+ * number, so nobody else's name can pass for you or for another seat. */
 export function seatName(table, seat, you) {
   if (seat === you) return "You";
   const s = table && table.seats[seat];
-  return (s && s.name) || `Seat ${seat}`;
+  const name = s && s.name;
+  if (!name) return `Seat ${seat}`;
+  return /^\s*(you|your|yours|me|seat\s*\d+)\s*$/i.test(name) ? `${name} (seat ${seat})` : name;
+}
+
+/** The possessive for a seat, "your" for this browser's own seat ("your guess", "Ana's guess"). */
+export function possessiveName(table, seat, you) {
+  return seat === you ? "your" : `${seatName(table, seat, you)}'s`;
 }
 
 /** Narration from the server says "seat 2"; the page says the player's name. */
@@ -119,8 +167,8 @@ export function nameText(text, table, you) {
   return text.replace(/\b([Ss])eat (\d+)('s)?/g, (match, s, digits, possessive) => {
     const seat = Number(digits);
     if (!table || seat >= table.seats.length) return match;
-    const name = table.seats[seat].name || `${s}eat ${seat}`;
     if (seat === you) return match;
+    const name = table.seats[seat].name ? seatName(table, seat, null) : `${s}eat ${seat}`;
     return possessive ? `${name}'s` : name;
   });
 }

@@ -1,5 +1,5 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
-import { api, el, logo, saveName, saveSeat, savedName, toast } from "/static/common.js";
+import { api, el, forgetSeat, logo, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
@@ -7,6 +7,8 @@ const BLURB = {
   wakatanka: "Place cards face down on the animal tiles, and bluff.",
 };
 let games = [];
+const PAGE = 10;
+let offset = 0;
 
 async function start() {
   $("hero-logo").append(logo(56));
@@ -27,8 +29,11 @@ async function start() {
   });
   $("players").addEventListener("change", drawSeats);
   $("new-table").addEventListener("submit", create);
+  $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); refresh(); });
+  $("older").addEventListener("click", () => { offset += PAGE; refresh(); });
   gameChanged();
   refresh();
+  mine();
   setInterval(refresh, 5000);
 }
 
@@ -100,11 +105,12 @@ async function create(event) {
     else options[key] = Number(input.value);
   });
   $("create-btn").disabled = true;
+  const body = { game: g.name, players: Number($("players").value), options, bots, name, seat: 0 };
+  // sent only when asked for: an unlisted table without a clock is the default
+  if ($("listed").checked) body.listed = true;
+  if ($("clock").value) body.clock = Number($("clock").value);
   try {
-    const made = await api("/api/tables", {
-      method: "POST",
-      body: { game: g.name, players: Number($("players").value), options, bots, name, seat: 0 },
-    });
+    const made = await api("/api/tables", { method: "POST", body });
     saveName(name);
     saveSeat(made.id, made.seat, made.token);
     location.assign(`/t/${made.id}`);
@@ -117,10 +123,20 @@ async function create(event) {
 async function refresh() {
   let listing;
   try {
-    listing = await api("/api/tables");
+    listing = await api(`/api/tables?offset=${offset}&limit=${PAGE}`);
   } catch {
     return;
   }
+  const lists = [listing.waiting || [], listing.playing || [], listing.finished || []];
+  if (offset > 0 && lists.every((l) => !l.length)) {
+    // paged past the end (tables finish and expire): back one page
+    offset = Math.max(0, offset - PAGE);
+    refresh();
+    return;
+  }
+  $("newer").disabled = offset === 0;
+  $("older").disabled = !lists.some((l) => l.length >= PAGE);
+  $("page-label").textContent = offset ? `tables ${offset + 1}–${offset + PAGE}` : "";
   fill("open-tables", listing.waiting, (t) => [`Join`, `/t/${t.id}`], "No table is waiting for players.");
   fill("live-tables", listing.playing, (t) => [`Watch`, `/t/${t.id}`], "Nobody is playing right now.");
   fill("done-tables", listing.finished, (t) => [`Replay`, `/replay/${t.id}`], "No finished games yet.");
@@ -140,6 +156,30 @@ function fill(id, tables, link, empty) {
       el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, `${t.players} players${free ? ` · ${free} free` : ""}`),
         el("div", { class: "who" }, seated)),
       el("a", { class: "button", href, "aria-label": `${label} ${t.title} with ${seated}` }, label));
+  }));
+}
+
+/** The tables this browser has a seat at (kept with their seat tokens), newest first. */
+async function mine() {
+  const seats = savedSeats().slice(0, 12);
+  const rows = await Promise.all(seats.map(async (s) => {
+    try {
+      return { ...s, table: await api(`/api/tables/${s.id}`) };
+    } catch (error) {
+      if (error.status === 404) forgetSeat(s.id); // the table is gone (expired or removed)
+      return null;
+    }
+  }));
+  const found = rows.filter(Boolean);
+  $("mine-box").hidden = !found.length;
+  $("my-tables").replaceChildren(...found.map(({ id, seat, table }) => {
+    const turn = table.status === "playing" && table.to_move === seat;
+    const state = table.status === "finished" ? "finished" : table.status === "waiting" ? "waiting for players" : turn ? "your turn" : "playing";
+    const href = table.status === "finished" ? `/replay/${id}` : `/t/${id}`;
+    const label = table.status === "finished" ? "Replay" : turn ? "Play" : "Open";
+    return el("li", { class: turn ? "your-turn" : "" },
+      el("div", {}, el("strong", {}, table.title), " ", el("span", { class: "muted" }, `seat ${seat} · ${state}`)),
+      el("a", { class: `button${turn ? " primary" : ""}`, href, "aria-label": `${label} ${table.title}, ${state}` }, label));
   }));
 }
 

@@ -1,5 +1,5 @@
 // The replay of a finished game, one record entry at a time, with every hidden thing shown.
-import { api, el, logo, nameText, seatName, toast } from "/static/common.js";
+import { api, el, logo, nameText, possessiveName, seatName, toast } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -10,6 +10,7 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, null),
   plainName: (seat) => seatName(page.table, seat, null),
+  possessive: (seat) => possessiveName(page.table, seat, null),
   names: (text) => nameText(text, page.table, null),
   act: async () => { throw new Error("a replay cannot be played"); },
   toast,
@@ -82,10 +83,15 @@ function show(data) {
   page.step = data.step;
   $("step").value = String(data.step);
   $("step-label").textContent = `step ${data.step} of ${data.steps}`;
-  $("entry").textContent = data.entry ? JSON.stringify(data.entry) : "The table before the first entry.";
-  $("step-events").replaceChildren(...data.events.filter((e) => e.text).map((e) => el("li", {}, ctx.names(e.text))));
+  // the step told in sentences, the same words as the story and the table's log
+  const told = data.events.filter((e) => e.text).map((e) => ctx.names(e.text));
+  if (!data.entry) $("entry").textContent = "The table before the first move.";
+  else if (!told.length) $("entry").textContent = "Nothing anyone can see changes at this step.";
+  else $("entry").textContent = "";
+  $("step-events").replaceChildren(...told.map((text) => el("li", {}, text)));
   page.board.revealed(data);
   $("log").replaceChildren(...data.story.map((line) => el("li", {}, ctx.names(line))));
+  showChat(data.chat);
   const box = $("log").parentElement;
   box.scrollTop = box.scrollHeight;
   $("prev").disabled = data.step === 0;
@@ -98,6 +104,20 @@ function show(data) {
   } else {
     $("banner").textContent = "Everything is revealed in a replay.";
   }
+}
+
+/** The table talk of the game, when the server keeps it with the replay (text only). */
+function showChat(messages) {
+  if (!Array.isArray(messages) || !messages.length) {
+    $("chat").hidden = true;
+    return;
+  }
+  $("chat-log").replaceChildren(...messages.filter((m) => m && typeof m.text === "string").map((m) => {
+    const seat = typeof m.seat === "number" ? m.seat : null;
+    const who = seat === null ? `${m.name || "someone"} (watching)` : ctx.plainName(seat);
+    return el("li", {}, el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), m.text);
+  }));
+  $("chat").hidden = false;
 }
 
 function togglePlay() {

@@ -1,7 +1,8 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, plural, saveName, saveSeat, savedName, savedSeat, seatName, toast,
+  api, el, forgetSeat, logo, nameText, possessiveName, plural, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName, setting,
+  toast,
 } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -29,9 +30,11 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, you()),
   plainName: (seat) => seatName(page.table, seat, null),
+  possessive: (seat) => possessiveName(page.table, seat, you()),
   names: (text) => nameText(text, page.table, you()),
   act,
   toast,
+  present,
 };
 
 // --- start ---------------------------------------------------------------------------------------
@@ -43,6 +46,9 @@ async function start() {
   document.addEventListener("keydown", (event) => {
     if (event.key === "?" && !isTyping(event.target)) openRules();
   });
+  measure();
+  alerts();
+  chatSetup();
   let resizing = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizing);
@@ -80,6 +86,255 @@ async function loadGame(table) {
     module = await import("/static/generic.js");
   }
   page.board = module.createBoard({ stage: $("stage"), controls: $("controls"), side: $("side"), ctx });
+}
+
+// --- keeping the moves in view ------------------------------------------------------------------
+/** The header and the moves bar stick to the screen: reveals open in the space between them. */
+function measure() {
+  const root = document.body.style;
+  const set = () => {
+    root.setProperty("--head-h", `${Math.ceil($("sticky-head").getBoundingClientRect().height)}px`);
+    root.setProperty("--controls-h", `${Math.ceil($("controls").getBoundingClientRect().height)}px`);
+  };
+  set();
+  if (window.ResizeObserver) {
+    const watcher = new ResizeObserver(set);
+    watcher.observe($("sticky-head"));
+    watcher.observe($("controls"));
+  }
+}
+
+/** Show a reveal or a count in view; it waits for Continue unless this browser asked to go on by itself. */
+function present(panel, { linger = 6000, quick = false } = {}) {
+  document.querySelectorAll(".reveal-panel").forEach((n) => n.remove());
+  panel.classList.add("reveal-panel");
+  const close = () => {
+    panel.remove();
+    clearTimeout(timer);
+  };
+  const auto = el("input", { type: "checkbox", id: "auto-continue", checked: setting("auto-continue", false) });
+  auto.addEventListener("change", () => saveSetting("auto-continue", auto.checked));
+  const row = el("div", { class: "reveal-close" },
+    el("label", { class: "check", for: "auto-continue" }, auto, "Continue by itself"),
+    el("button", { type: "button", class: "primary", id: "continue-btn", onclick: close }, "Continue"));
+  panel.append(row);
+  panel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+  $("stage").append(panel);
+  const timer = !quick && setting("auto-continue", false) ? setTimeout(close, linger) : null;
+  return panel;
+}
+
+// --- your turn: a sound, a notification when the tab is hidden, the marker in the tab title -----
+function alerts() {
+  const button = $("sound-btn");
+  const show = () => {
+    const on = setting("sound", true);
+    button.textContent = on ? "♪ on" : "♪ off";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.setAttribute("aria-label", on ? "Sound on when it is your turn (turn it off)" : "Sound off (turn it on)");
+    button.title = button.getAttribute("aria-label");
+  };
+  button.addEventListener("click", () => {
+    saveSetting("sound", !setting("sound", true));
+    show();
+    if (setting("sound", true)) beep();
+  });
+  button.hidden = false;
+  show();
+  // browsers start sound only after a gesture: open the audio on the first one
+  const unlock = () => {
+    audio();
+    window.removeEventListener("pointerdown", unlock);
+    window.removeEventListener("keydown", unlock);
+  };
+  window.addEventListener("pointerdown", unlock);
+  window.addEventListener("keydown", unlock);
+}
+
+function audio() {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return null;
+  if (!page.audio) page.audio = new Context();
+  if (page.audio.state === "suspended") page.audio.resume().catch(() => {});
+  return page.audio;
+}
+
+/** Two short soft notes made on the spot (no sound file to fetch). */
+function beep() {
+  const context = audio();
+  if (!context) return;
+  const now = context.currentTime;
+  [660, 880].forEach((freq, i) => {
+    const osc = context.createOscillator();
+    const gain = context.createGain();
+    osc.type = "sine";
+    osc.frequency.value = freq;
+    const start = now + i * 0.14;
+    gain.gain.setValueAtTime(0.0001, start);
+    gain.gain.exponentialRampToValueAtTime(0.18, start + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.13);
+    osc.connect(gain).connect(context.destination);
+    osc.start(start);
+    osc.stop(start + 0.14);
+  });
+}
+
+function askToNotify() {
+  if (page.asked || !("Notification" in window) || Notification.permission !== "default") return;
+  page.asked = true;
+  try {
+    const asked = Notification.requestPermission();
+    if (asked && asked.catch) asked.catch(() => {});
+  } catch {
+    // an old browser without the promise form: no notifications then
+  }
+}
+
+function yourTurn() {
+  if (page.seat === null) return;
+  if (setting("sound", true)) beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try {
+      const note = new Notification(`Your turn — ${page.table.title}`, { body: "The table is waiting for your move.", tag: `campfire-${tableId}` });
+      note.addEventListener("click", () => { window.focus(); note.close(); });
+    } catch {
+      // some browsers only notify from a service worker: the title marker still shows
+    }
+  }
+}
+
+// --- the turn clock ------------------------------------------------------------------------------
+/** The time left for the seat whose clock runs, counted down here between updates. */
+function clock() {
+  const node = $("clock");
+  clearTimeout(page.clockTimer);
+  const c = page.table && page.table.clock;
+  if (!c || c.deadline === null || c.deadline === undefined || c.seat === null || c.seat === undefined || page.table.status !== "playing") {
+    node.hidden = true;
+    node.textContent = "";
+    return;
+  }
+  const left = Math.max(0, c.deadline - Date.now() / 1000);
+  const mine = c.seat === you();
+  const who = mine ? "you" : ctx.plainName(c.seat);
+  node.textContent = left > 0 ? `◷ ${clockText(left)} · ${who}` : `◷ time is up · ${who}`;
+  node.setAttribute("aria-label", left > 0 ? `${clockText(left)} left for ${who} to move` : `time is up for ${who}`);
+  node.className = `clock${mine ? " mine" : ""}${left < 10 ? " low" : ""}`;
+  node.hidden = false;
+  if (left > 0) page.clockTimer = setTimeout(clock, left > 7200 ? 60000 : 1000 - (Date.now() % 1000) + 20);
+}
+
+function clockText(seconds) {
+  const s = Math.ceil(seconds);
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// --- table talk ----------------------------------------------------------------------------------
+const EMOTES = ["Nice one!", "Wow", "Hmm…", "Ha ha", "Bluff!", "Good game"];
+const MUTE_KEY = () => `campfire:mute:${tableId}`;
+
+function muted() {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(MUTE_KEY()) || "[]"));
+  } catch {
+    return new Set();
+  }
+}
+
+function setMuted(seat, on) {
+  const seats = muted();
+  if (on) seats.add(seat);
+  else seats.delete(seat);
+  try {
+    localStorage.setItem(MUTE_KEY(), JSON.stringify([...seats]));
+  } catch {
+    // storage refused: the mute lasts for this page
+  }
+  redrawChat();
+}
+
+function chatSetup() {
+  page.chat = [];
+  $("chat").hidden = false;
+  $("chat-btn").hidden = false;
+  $("chat-emotes").replaceChildren(...EMOTES.map((text) => el("button", { type: "button", class: "ghost", onclick: () => say(text) }, text)));
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (text && say(text)) $("chat-text").value = "";
+  });
+  $("chat-btn").addEventListener("click", () => openChat(!document.body.classList.contains("chat-open")));
+  $("chat-close").addEventListener("click", () => openChat(false));
+  chatEmpty();
+}
+
+function openChat(open) {
+  document.body.classList.toggle("chat-open", open);
+  $("chat-btn").setAttribute("aria-expanded", open ? "true" : "false");
+  if (open) {
+    $("chat-unread").hidden = true;
+    $("chat-text").focus();
+  }
+}
+
+function say(text) {
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    toast("not connected to the server; trying again…");
+    return false;
+  }
+  page.ws.send(JSON.stringify({ type: "chat", text: text.slice(0, 200) }));
+  return true;
+}
+
+function chatEmpty() {
+  const log = $("chat-log");
+  if (!log.childElementCount) log.append(el("li", { class: "empty" }, "No messages yet. Say hello, or send a quick message."));
+}
+
+function chatLine(m) {
+  const seat = typeof m.seat === "number" ? m.seat : null;
+  let who;
+  if (seat !== null && seat === you()) who = "you";
+  else if (seat !== null && page.table && seat < page.table.seats.length) who = ctx.plainName(seat);
+  else who = `${m.name || "someone"} (watching)`;
+  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  // text only: the message is a text node, never parsed as HTML
+  return el("li", { dataset: { seat: seat === null ? "" : String(seat) }, title: when },
+    el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), String(m.text || ""));
+}
+
+function addChat(m, { quiet = false } = {}) {
+  if (!m || typeof m.text !== "string") return;
+  page.chat.push(m);
+  if (page.chat.length > 300) page.chat.shift();
+  const seat = typeof m.seat === "number" ? m.seat : null;
+  if (seat !== null && muted().has(seat)) return;
+  const log = $("chat-log");
+  log.querySelectorAll(".empty").forEach((n) => n.remove());
+  log.append(chatLine(m));
+  while (log.childElementCount > 300) log.firstElementChild.remove();
+  log.scrollTop = log.scrollHeight;
+  if (!quiet && !document.body.classList.contains("chat-open") && seat !== you()) $("chat-unread").hidden = false;
+}
+
+function redrawChat() {
+  const skip = muted();
+  const log = $("chat-log");
+  log.replaceChildren(...page.chat.filter((m) => !(typeof m.seat === "number" && skip.has(m.seat))).map(chatLine));
+  chatEmpty();
+  log.scrollTop = log.scrollHeight;
+}
+
+/** A mute per seat, kept in this browser only: the others still see what that player says. */
+function muteList() {
+  const table = page.table;
+  const box = $("chat-mute-list");
+  const skip = muted();
+  const others = table.seats.filter((s) => s.seat !== you() && s.kind === "human" && s.taken);
+  box.replaceChildren(...(others.length ? others.map((s) => el("label", { class: "check", for: `mute-${s.seat}` },
+    el("input", { type: "checkbox", id: `mute-${s.seat}`, checked: skip.has(s.seat), onchange: (e) => setMuted(s.seat, e.target.checked) }),
+    `Mute ${ctx.plainName(s.seat)}`)) : [el("p", { class: "muted small" }, "No other player to mute.")]));
 }
 
 // --- connection ----------------------------------------------------------------------------------
@@ -131,6 +386,13 @@ function receive(message) {
       page.board.update(page.msg, { newEvents: [], metaOnly: true });
     }
     frame();
+  } else if (message.type === "chat") {
+    addChat(message);
+  } else if (message.type === "chat_history") {
+    $("chat-log").replaceChildren();
+    page.chat = [];
+    for (const line of message.messages || []) addChat(line, { quiet: true });
+    chatEmpty();
   } else if (message.type === "seat" && message.seat === null && page.seat) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
     leftSeat(message.reason);
@@ -171,6 +433,7 @@ function update(message) {
 
 /** Send an action; resolves when the server applied it, rejects with the server's reason. */
 function act(action) {
+  askToNotify(); // a move is a user gesture: the one moment a browser lets a page ask
   return new Promise((resolve, reject) => {
     if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
       reject(new Error("not connected to the server; trying again…"));
@@ -210,10 +473,11 @@ function frame() {
     const taken = table.seats.filter((s) => s.taken).length;
     text = `Waiting for players: ${taken} of ${table.players} seats taken.`;
   } else if (table.status === "finished") {
-    const winners = table.winners.map((s) => ctx.name(s));
-    text = winners.includes("You")
-      ? (winners.length > 1 ? `Game over: you share the win with ${winners.filter((w) => w !== "You").join(" and ")}!` : "Game over: you win!")
-      : `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "win" : "wins"}.`;
+    const won = me !== null && table.winners.includes(me);
+    const others = table.winners.filter((s) => s !== me).map((s) => ctx.plainName(s));
+    text = won
+      ? (others.length ? `Game over: you share the win with ${others.join(" and ")}!` : "Game over: you win!")
+      : `Game over: ${others.join(" and ")} ${others.length > 1 ? "win" : "wins"}.`;
     kind = "end";
   } else if (table.to_move === null || table.to_move === undefined) {
     text = "Dealing…";
@@ -233,7 +497,11 @@ function frame() {
   document.body.dataset.turn = kind === "you" ? "you" : "";
   const prefix = kind === "you" ? "▶ Your turn · " : "";
   document.title = `${prefix}${table.title} — Campfire`;
+  if (kind === "you" && !page.wasYourTurn) yourTurn();
+  page.wasYourTurn = kind === "you";
   $("invite-btn").hidden = table.status !== "waiting";
+  clock();
+  muteList();
   waitingRoom();
   seatTools();
   if (table.status === "finished" && !page.endShown) {

@@ -177,7 +177,7 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     },
     bubble,
     band,
-    el("div", { class: "seat-name" }, ctx.name(s)),
+    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), s === you ? el("span", { class: "you-badge" }, "you") : null),
     el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
     el("div", { class: "seat-icons" }, buzzards, view.options.tomahawks && !out ? tomahawkIcon(view.tomahawks[s]) : null));
     ring.append(node);
@@ -445,23 +445,25 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
   const loser = ctx.name(round.loser);
   const why = reached
     ? `The total reaches the guess, so ${ctx.name(round.disputer)} disputed wrongly.`
-    : `The total falls short, so ${ctx.name(round.owner)}'s guess was too high.`;
+    : `The total falls short, so ${ctx.possessive(round.owner)} guess was too high.`;
   say(`${why} ${loser} ${round.loser === view.seat ? "take" : "takes"} a buzzard.`, "verdict");
   if (view.out.includes(round.loser) && view.buzzards[round.loser] >= view.options.buzzards) {
     say(`${loser} ${round.loser === view.seat ? "are" : "is"} out of the game.`, "verdict");
   }
-  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
   const panel = el("section", { class: "pw-reveal", role: "dialog", "aria-label": `The count of round ${figures.round}` },
-    el("h2", {}, `Round ${figures.round}: ${ctx.name(round.disputer)} disputed ${ctx.name(round.owner)}'s ${round.guess}`),
-    el("div", { class: "reveal-rows" }, rows),
-    el("ol", { class: "reveal-steps" }, steps),
-    el("div", { class: "reveal-close" }, close));
+    el("div", { class: "reveal-body" },
+      el("h2", {}, `Round ${figures.round}: ${ctx.name(round.disputer)} disputed ${ctx.possessive(round.owner)} ${round.guess}`),
+      el("div", { class: "reveal-rows" }, rows),
+      el("ol", { class: "reveal-steps" }, steps)));
+  if (ctx.present) {
+    // the table page: in view between the header and the moves, until Continue
+    ctx.present(panel, { linger: (delay + 6) * 1000, quick });
+    return;
+  }
+  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
+  panel.append(el("div", { class: "reveal-close" }, close));
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.remove(); });
   stage.append(panel);
-  if (!quick) {
-    // it covers the new round's guess: it steps aside once read ("Show the last count again")
-    setTimeout(() => panel.remove(), (delay + 9) * 1000);
-  }
 }
 
 function isTopGreen(round, code) {

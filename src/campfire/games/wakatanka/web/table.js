@@ -254,7 +254,7 @@ function drawSeats(ring, view, table, ctx, hands = null) {
       dataset: { seat: s },
     },
     bubble,
-    el("div", { class: "seat-name" }, ctx.name(s)),
+    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), s === you ? el("span", { class: "you-badge" }, "you") : null),
     el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
     el("div", { class: "wt-hand-size" }, fan, el("span", { class: "count" }, plural(size, "card"))),
     tokenIcons(view.tokens[s]),
@@ -272,8 +272,8 @@ function drawTiles(circle, view, msg, state, clickTile, ctx, revealedMode = fals
   const width = circle.clientWidth || 520;
   const height = circle.clientHeight || 380;
   const small = width < 420;
-  const rx = Math.min(38, 50 - (((small ? 86 : 108) / 2 + 6) / width) * 100);
-  const ry = Math.min(36, 50 - (((small ? 96 : 118) / 2 + 6) / height) * 100);
+  const rx = Math.min(38, 50 - (((small ? 74 : 108) / 2 + 6) / width) * 100);
+  const ry = Math.min(36, 50 - (((small ? 80 : 118) / 2 + 6) / height) * 100);
   const buttons = TILES.map((tile, i) => {
     // coyote at the upper left, then clockwise round the circle
     const angle = (-2 * Math.PI) / 3 + (2 * Math.PI * i) / 6;
@@ -446,21 +446,22 @@ function showReveal(stage, reveal, view, ctx, quick = false) {
       ? `${hits} ${reveal.tile} cards: the spell works! The cards leave the game and ${who} ${reveal.player === view.seat ? "gain" : "gains"} an apprentice token.`
       : `${hits ? `Only one ${reveal.tile} card` : `No ${reveal.tile} card`}: the spell fails. ${taker} ${takes} the ${plural(reveal.cards.length, "card")}.`;
   }
-  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
   const verdictNode = el("p", { class: `verdict ${reveal.success ? "good" : "bad"}` }, verdict);
   verdictNode.style.animationDelay = after;
   const panel = el("section", { class: "wt-reveal", role: "dialog", "aria-label": title },
-    el("h2", {}, title),
-    el("div", { class: "reveal-cards" }, cards),
-    verdictNode,
-    el("div", { class: "reveal-close" }, close));
+    el("div", { class: "reveal-body" },
+      el("h2", {}, title),
+      el("div", { class: "reveal-cards" }, cards),
+      verdictNode));
+  if (ctx.present) {
+    // the table page: in view between the header and the moves, until Continue
+    ctx.present(panel, { linger: 3200 + (0.5 + reveal.cards.length * step) * 1000, quick });
+    return;
+  }
+  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
+  panel.append(el("div", { class: "reveal-close" }, close));
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.remove(); });
   stage.append(panel);
-  if (!quick) {
-    // the reveal covers the tiles: it steps aside on its own once it has been read
-    const linger = 3200 + (0.5 + reveal.cards.length * step) * 1000;
-    setTimeout(() => panel.remove(), linger);
-  }
 }
 
 function article(name) {
