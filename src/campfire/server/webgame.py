@@ -18,6 +18,7 @@ buttons. So a new game touches one folder.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -51,8 +52,9 @@ class WebGame:
             files(package + ".web") if self.module is not None else None
         )
 
-    @property
+    @functools.cached_property
     def has_page(self) -> bool:
+        """Whether the game draws its own table (asked for every update: looked up once)."""
         return self.file("table.js") is not None
 
     def controls(self, view: Any, legal: Sequence[Any]) -> dict[str, Any]:

@@ -360,7 +360,8 @@ function connect() {
     for (const [, waiter] of page.pending) waiter.reject(new Error("the connection dropped; your move may not have been sent"));
     page.pending.clear();
     if (page.stopped) return;
-    const delay = Math.min(8000, 400 * 2 ** page.retry);
+    // jittered, so the sockets of a server that went away do not all come back in step
+    const delay = Math.min(8000, 400 * 2 ** page.retry) * (0.5 + Math.random());
     page.retry += 1;
     setConn("reconnecting…", "wait");
     setTimeout(connect, delay);
