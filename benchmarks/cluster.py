@@ -35,7 +35,7 @@ PG_ADMIN = "host=127.0.0.1 port=5432 dbname=postgres user=postgres"
 PG_URL = "postgresql://postgres@127.0.0.1:5432/{name}"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 #: how long a process or nginx may take to answer after it was started
-START_LIMIT = 60.0
+START_LIMIT = 120.0
 
 #: Debian's nginx, installed without letting the package start a service on port 80 (a
 #: policy-rc.d that refuses every service start is put in place for the install when there is
