@@ -176,9 +176,7 @@ class RefPowwow:
             return []
         seat = self.turn
         lowest = LOWEST_GUESS if self.guess is None else self.guess + 1
-        moves: list[Move] = []
-        for value in range(lowest, HIGHEST_GUESS + 1):
-            moves.append(("guess", value, None))
+        moves: list[Move] = [("guess", value, None) for value in range(lowest, HIGHEST_GUESS + 1)]
         if self.guess is not None:
             moves.append(("dispute",))
         if self.tomahawks and self.ready[seat]:
@@ -187,12 +185,10 @@ class RefPowwow:
             moves.append(("reverse",))
             for target in range(self.players):
                 if target != seat and self.active(target) and len(self.heads[target]) == 1:
-                    for value in range(lowest, HIGHEST_GUESS + 1):
-                        moves.append(("guess", value, target))
+                    moves += [("guess", v, target) for v in range(lowest, HIGHEST_GUESS + 1)]
         return moves
 
     def act(self, move: Move) -> None:
-        assert move in self.legal(), move
         seat = self.turn
         assert seat is not None
         self.turns.append((seat, move))
