@@ -86,7 +86,7 @@ def same_legal(
 OTHER_MOVES: list[Move] = [("dispute",), ("agree",), ("reverse",), ("call",), ("accept",)]
 
 
-def games(count: int) -> Any:
+def games(count: int) -> settings:
     return settings(max_examples=count, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
