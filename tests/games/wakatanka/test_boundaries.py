@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from campfire.games.wakatanka import CALL, Play, Spell, WakatankaState
+from campfire.games.wakatanka import CALL, Call, Play, Spell, WakatankaState
 from tests.builders import split_deck, wakatanka
 
 
@@ -74,7 +74,7 @@ def three_tokens() -> WakatankaState:
         4, [["mouse"], [], ["coyote", "puma", "buffalo"], ["puma", "coyote", "eagle"]]
     )
     state = wakatanka(hands, marker="bear")
-    moves = [
+    moves: list[Play | Call] = [
         Play("puma", "mouse"),
         CALL,
         Play("coyote", "coyote"),
