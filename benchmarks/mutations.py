@@ -456,7 +456,7 @@ def run_tests(copy: Path, tests: list[str], timeout: float) -> tuple[str, float,
         "-p",
         "no:cacheprovider",
         "--no-header",
-        "-rN",
+        "-rf",
         *tests,
     ]
     started = time.perf_counter()
