@@ -9,7 +9,7 @@ HERE = Path(__file__).parent
 
 
 def imported(path: Path) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
