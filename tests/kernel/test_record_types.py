@@ -152,3 +152,11 @@ def test_extra_feather_to_must_be_a_seat_number(value: Any) -> None:
 @pytest.mark.parametrize(("index", "key"), [(2, "tile"), (2, "card"), (3, "tile")])
 def test_waka_tanka_names_must_be_tiles_and_cards(index: int, key: str, value: Any) -> None:
     refused(with_entry(WAKATANKA, index, **{key: value}), f"entry {index} .*is not a {key}")
+
+
+@pytest.mark.parametrize(
+    ("base", "index"),
+    [(POWWOW, 0), (POWWOW, 1), (WAKATANKA, 1), (WAKATANKA, 2), (WAKATANKA, 3)],
+)
+def test_an_entry_with_an_unknown_key_is_refused(base: dict[str, Any], index: int) -> None:
+    refused(with_entry(base, index, note="by hand"), f"entry {index} .*unexpected key 'note'")
