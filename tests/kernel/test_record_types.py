@@ -160,3 +160,8 @@ def test_waka_tanka_names_must_be_tiles_and_cards(index: int, key: str, value: A
 )
 def test_an_entry_with_an_unknown_key_is_refused(base: dict[str, Any], index: int) -> None:
     refused(with_entry(base, index, note="by hand"), f"entry {index} .*unexpected key 'note'")
+
+
+@pytest.mark.parametrize("seat", [4, 7, -1])
+def test_a_seat_beyond_the_table_is_named_as_such(seat: int) -> None:
+    refused(with_entry(POWWOW, 1, player=seat), f"there is no seat {seat} in a 4-player game")
