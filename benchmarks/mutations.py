@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -491,6 +492,8 @@ def main() -> None:
             print(f"{mu.name:26} {mu.what}")
         return
     tests = SUITES[args.suite]
+    # stopped by its process id: end the test run and remove the copy, as on Ctrl-C
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     print(f"suite {args.suite!r}: {' '.join(tests)}", flush=True)
     fates: dict[str, list[Mutation]] = {"killed": [], "survived": [], "timeout": []}
     started = time.perf_counter()
