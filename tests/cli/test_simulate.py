@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from campfire.kernel import Record
+from campfire.kernel import Record, get_game
 from tests.cli.conftest import Run
 
 
@@ -31,16 +31,25 @@ def test_summary_and_records(campfire: Run, tmp_path: Path, game: str, players: 
     assert summary["games"] == 12 and summary["players"] == players
     assert len(summary["wins"]) == players and sum(summary["wins"]) >= 12
     assert summary["moves"]["min"] <= summary["moves"]["mean"] <= summary["moves"]["max"]
-    assert summary["rounds"] > 0 and summary["games_per_second"] > 0
+    # the rate is the games over the time they took (what the time is, is not a test's business)
+    assert summary["seconds"] > 0
+    assert summary["games_per_second"] == pytest.approx(12 / summary["seconds"], rel=0.02, abs=0.1)
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 12
     wins = [0] * players
+    lengths = []
+    tallies: dict[str, float] = {}
     for path in files:
         state = Record.load(path).replay()
         assert state.is_terminal
         for seat in state.winners():
             wins[seat] += 1
+        lengths.append(sum(1 for e in state.history if hasattr(e, "seat")))
+        for key, value in get_game(game).tally(state).items():
+            tallies[key] = tallies.get(key, 0) + value / 12
     assert wins == summary["wins"]
+    assert summary["moves"] == {"mean": sum(lengths) / 12, "min": min(lengths), "max": max(lengths)}
+    assert tallies and all(summary[key] == pytest.approx(v) for key, v in tallies.items())
 
 
 def test_the_same_seed_gives_the_same_games(campfire: Run, tmp_path: Path) -> None:

@@ -34,7 +34,8 @@ def setups(draw: st.DrawFn, modes: tuple[str, ...] = ("shuffle", "draw")) -> Set
         players = draw(st.integers(2, 8))
         options: dict[str, Any] = {
             "tomahawks": draw(st.booleans()),
-            "buzzards": draw(st.integers(1, 4)),
+            # the whole range the engine accepts (1-10); long games only with few players
+            "buzzards": draw(st.integers(1, 10) if players <= 3 else st.integers(1, 4)),
             "first_player": draw(st.integers(0, players - 1)),
         }
         if players > 2 and draw(st.booleans()):

@@ -72,6 +72,18 @@ def test_sampling_is_seeded() -> None:
     assert a == b and isinstance(a, Shuffle) and Counter(a.order) == Counter(FEATHERS)
 
 
+def test_a_sampled_shuffle_is_uniform_not_the_order_it_was_given() -> None:
+    # 4,000 shuffles of four items: each lands on top and at the bottom about 1,000 times
+    spec = ChanceSpec("shuffle", ["a", "b", "c", "d"])
+    rng = random.Random(3)
+    orders = [spec.sample(rng) for _ in range(4000)]
+    assert all(isinstance(o, Shuffle) and sorted(o.order) == ["a", "b", "c", "d"] for o in orders)
+    top = Counter(o.order[0] for o in orders if isinstance(o, Shuffle))
+    bottom = Counter(o.order[-1] for o in orders if isinstance(o, Shuffle))
+    assert all(850 < top[x] < 1150 and 850 < bottom[x] < 1150 for x in "abcd"), (top, bottom)
+    assert len({o for o in orders}) == 24  # every one of the 4! orders turns up
+
+
 def test_draw_mode_chance_is_one_draw_at_a_time() -> None:
     state = get_game("powwow").new_state(4, chance="draw")
     assert isinstance(state.history[0], Shuffled)

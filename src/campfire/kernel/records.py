@@ -44,7 +44,7 @@ class Record:
             raise RecordError(f"unknown key {unknown[0]!r} in the record")
         if "format" not in data:
             raise RecordError("the record has no 'format' (expected 1)")
-        if data["format"] != FORMAT or isinstance(data["format"], bool):
+        if not _is_int(data["format"]) or data["format"] != FORMAT:  # not true, not 1.0
             raise RecordError(f"unsupported format {data['format']!r} (expected 1)")
         name = data.get("game")
         if not isinstance(name, str):

@@ -58,7 +58,7 @@ def test_medium_disputes_exactly_the_guesses_that_probably_fail(seed: int) -> No
     base = opening_view(5, seed)
     odds = seat_odds(base)
     for guess in range(odds.lo - 1, odds.hi + 2):
-        view = replace(base, guess=guess, owner=(base.seat or 0) - 1 % base.players)
+        view = replace(base, guess=guess, owner=((base.seat or 0) - 1) % base.players)
         action = MediumBot(0).choose(view, legal_for(view))
         if odds.at_least(guess) < MEDIUM.dispute_below:
             assert action == DISPUTE
@@ -70,7 +70,7 @@ def test_medium_disputes_exactly_the_guesses_that_probably_fail(seed: int) -> No
 def test_medium_reverses_or_agrees_with_a_tomahawk_where_a_threshold_says_so() -> None:
     base = opening_view(4, 3, {"tomahawks": True})
     odds = seat_odds(base)
-    prev = (base.to_move or 0) - 1
+    prev = ((base.to_move or 0) - 1) % base.players
     shaky = next(g for g in range(odds.lo, odds.hi + 1) if 0.3 <= odds.at_least(g) < 0.5)
     assert MediumBot(0).choose(replace(base, guess=shaky, owner=prev), legal_for(base)) == REVERSE
     tight = [
@@ -78,9 +78,9 @@ def test_medium_reverses_or_agrees_with_a_tomahawk_where_a_threshold_says_so() -
         for g in range(odds.lo, odds.hi + 1)
         if odds.at_least(g) >= MEDIUM.agree_at and odds.highest_holding(MEDIUM.raise_to) <= g
     ]
-    if tight:
-        view = replace(base, guess=tight[0], owner=prev)
-        assert MediumBot(0).choose(view, legal_for(view)) == AGREE
+    assert tight, "this position has a guess tight enough to agree with"
+    view = replace(base, guess=tight[0], owner=prev)
+    assert MediumBot(0).choose(view, legal_for(view)) == AGREE
 
 
 def test_medium_always_disputes_the_highest_guess() -> None:
@@ -140,9 +140,9 @@ def test_hard_disputes_the_impossible_and_raises_the_certain() -> None:
     base = opening_view(3, 6)
     odds = seat_odds(base)
     bot = HardBot(0, budget=200)
-    impossible = replace(base, guess=odds.hi + 1, owner=(base.seat or 0) - 1)
+    impossible = replace(base, guess=odds.hi + 1, owner=((base.seat or 0) - 1) % base.players)
     assert bot.choose(impossible, legal_for(impossible)) == DISPUTE
-    certain = replace(base, guess=odds.lo - 5, owner=(base.seat or 0) - 1)
+    certain = replace(base, guess=odds.lo - 5, owner=((base.seat or 0) - 1) % base.players)
     assert isinstance(bot.choose(certain, legal_for(certain)), Guess)
 
 
