@@ -162,14 +162,13 @@ class Writer:
                         Conflict(f"table {item.table_id} is no longer at entry {item.start}")
                     )
                     continue
-                if item.entries:
-                    cursor.executemany(
-                        self._insert,
-                        [
-                            (item.table_id, item.start + i, dumps(e))
-                            for i, e in enumerate(item.entries)
-                        ],
-                    )
+                rows_in = [
+                    (item.table_id, item.start + i, dumps(e)) for i, e in enumerate(item.entries)
+                ]
+                if len(rows_in) == 1:  # most moves: one entry, and executemany costs more
+                    cursor.execute(self._insert, rows_in[0])
+                elif rows_in:
+                    cursor.executemany(self._insert, rows_in)
                 results.append(int(rows[0][0]))
             connection.commit()
         except BaseException:
