@@ -215,9 +215,15 @@ class Powwow(Game[PowwowState]):
         return encoding(players, options)
 
     def bot_levels(self) -> dict[str, BotFactory]:
-        from campfire.games.powwow.bots import EasyBot, HardBot, MediumBot
+        from campfire.games.powwow.bots import EasyBot, ExpertBot, HardBot, MediumBot
 
-        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+        return {
+            **super().bot_levels(),
+            "easy": EasyBot,
+            "medium": MediumBot,
+            "hard": HardBot,
+            "expert": ExpertBot,
+        }
 
     def tally(self, state: PowwowState) -> dict[str, int]:
         return {"rounds": len(state.rounds)}
