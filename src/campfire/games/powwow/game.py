@@ -214,6 +214,12 @@ class Powwow(Game[PowwowState]):
 
         return encoding(players, options)
 
+    def coach(self, view: PowwowView) -> dict[str, Any]:
+        """The coach's reading for `view.seat`: the blind odds and the bidding's (JSON-ready)."""
+        from campfire.games.powwow.coach import coach
+
+        return coach(view)
+
     def bot_levels(self) -> dict[str, BotFactory]:
         from campfire.games.powwow.bots import EasyBot, ExpertBot, HardBot, MediumBot
 
