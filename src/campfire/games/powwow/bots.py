@@ -654,6 +654,16 @@ class ExpertBot(HardBot):
         super().__init__(seed, budget)
         self.trust = trust
         self.loglik: dict[int, dict[str, float]] = {}
+        self._mine: dict[int, tuple[PowwowView, Action]] = {}  # my last move of each round
+
+    def reads_as_medium(self, seat: int) -> bool:
+        """Whether the search may play `seat` as medium: medium is its likeliest kind by far and,
+        once four of its turns are checked, it did exactly what medium would at least 60% of
+        the time (a player with one fixed habit, medium otherwise, fails the second test)."""
+        if self.types(seat)["medium"] < self.trust:
+            return False
+        judged = self.judged[seat]
+        return judged < 4 or self.matched[seat] / judged >= 0.6
 
     def types(self, seat: int) -> dict[str, float]:
         """The posterior over the kinds of player `seat` is, from its record."""
@@ -665,6 +675,11 @@ class ExpertBot(HardBot):
         return {t: w / total for t, w in weights.items()}
 
     def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        self._mine[view.round] = (view, action)
+        return action
+
+    def _choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
         me = view.seat
         assert me is not None
         self._learn(view)
@@ -672,7 +687,7 @@ class ExpertBot(HardBot):
             return legal[0]
         others = [s for s in view.active if s != me]
         post = mixed_belief(view, self.types)
-        if not all(self.types(s)["medium"] >= self.trust for s in others):
+        if not all(self.reads_as_medium(s) for s in others):
             return _pick_legal(threshold_action(view, seat_odds(view, post)), legal)
         seen, hidden, unseen = unseen_by(view)
         mine = distribution(seen, hidden, unseen, view.used, post)
@@ -696,6 +711,11 @@ class ExpertBot(HardBot):
         values = evaluate(options, worlds, playout, self.rng, on_world=model.clear)
         return best(options, values)
 
+    def observe(self, view: PowwowView) -> None:
+        """Learn from `view` without choosing (`choose` does this first): the last round of a
+        finished game, say, or a game the expert watches."""
+        self._learn(view)
+
     def _learn(self, view: PowwowView) -> None:
         """Replay the rounds that ended since the last look, scoring every type seat by seat."""
         for number, result in enumerate(view.rounds, start=1):
@@ -703,9 +723,12 @@ class ExpertBot(HardBot):
                 continue
             self._checked.add(number)
             seen = self._last_seen.pop(number, None)
+            mine = self._mine.pop(number, None)
             if seen is None:
                 continue
             turns = seen.turns
+            if mine is not None and mine[0] is seen:
+                turns = (*turns, (seen.seat, mine[1]))  # my own last move, then who answered
             last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
             if last_guess == result.guess and result.disputer != seen.seat:
                 turns = (*turns, (result.disputer, DISPUTE))
