@@ -727,7 +727,7 @@ class ExpertBot(HardBot):
             if seen is None:
                 continue
             turns = seen.turns
-            if mine is not None and mine[0] is seen:
+            if mine is not None and mine[0] is seen and seen.seat is not None:
                 turns = (*turns, (seen.seat, mine[1]))  # my own last move, then who answered
             last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
             if last_guess == result.guess and result.disputer != seen.seat:
