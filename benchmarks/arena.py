@@ -115,7 +115,7 @@ def table(lines: list[str], jobs: int, scale: float) -> str:
         START,
         "",
         f"Measured by `benchmarks/arena.py` (seed {SEED}"
-        + (f"; the last run's games scaled by {scale:g}" if scale != 1 else "")
+        + ("; some rows at a share of their games, as the games column says" if scale != 1 else "")
         + "). A row's bot is the first of its lineup; the lineup is rotated through the seats;"
         " the interval is Wilson's 95% score interval over the games. A target is met when the"
         " whole interval clears it; a row of fewer games than its target asks for says so and"
