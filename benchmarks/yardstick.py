@@ -106,7 +106,8 @@ class ISMCTSMedium:
         bot.reset()
         bot._root_node = bot.create_new_node(root)
         simulations = 0
-        while simulations == 0 or 1000 * (time.process_time() - started) < self.ms:
+        # the first simulation only expands the root: at least two, so a move has a visit
+        while simulations < 2 or 1000 * (time.process_time() - started) < self.ms:
             bot.run_simulation(bot.sample_root_state(root))
             simulations += 1
         policy = bot.get_final_policy(root, bot._root_node)
