@@ -94,7 +94,7 @@ def line(row: Row, report: ArenaReport) -> tuple[str, bool | None]:
     target = verdict = "—"
     if row.target is not None:
         met = lo >= row.target if report.games >= row.games else rate >= row.target
-        target = f"≥ {row.target:.0%}"
+        target = f"≥ {row.target:.1%}".replace(".0%", "%")
         if met and report.games < row.games:
             verdict = f"rate met ({report.games} of {row.games} games)"
         elif met:
