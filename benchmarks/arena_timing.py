@@ -28,7 +28,7 @@ from campfire.games.powwow.feathers import count
 from campfire.games.powwow.odds import seat_odds
 from campfire.kernel import get_game
 
-BUDGET_MS = {"hard": 1000.0, "medium": 50.0}
+BUDGET_MS = {"expert": 1000.0, "hard": 1000.0, "medium": 50.0}
 
 SETTINGS: list[tuple[str, int, dict[str, Any]]] = [
     ("powwow", 4, {}),
@@ -45,11 +45,11 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def decision_times(
-    name: str, players: int, options: dict[str, Any], games: int
+    name: str, players: int, options: dict[str, Any], games: int, top: str = "hard"
 ) -> dict[str, list[float]]:
-    """CPU ms of each decision, by level, over `games` games of hard vs medium (and random)."""
+    """CPU ms of each decision, by level, over `games` games of `top` vs medium (and random)."""
     game = get_game(name)
-    levels = ["hard", *["medium"] * (players - 1)]
+    levels = [top, *["medium"] * (players - 1)]
     if players > 2:
         levels[-1] = "random"
     times: dict[str, list[float]] = {level: [] for level in levels}
@@ -107,6 +107,12 @@ def _odds_of(view: PowwowView) -> Callable[[], object]:
     return lambda: seat_odds(view)
 
 
+def _coach_of(view: PowwowView) -> Callable[[], object]:
+    from campfire.games.powwow.coach import coach
+
+    return lambda: coach(view)
+
+
 def monte_carlo(view: PowwowView, samples: int = 1000) -> dict[int, float]:
     """The reference: the total's distribution estimated from dealt states (no `?` turn-over
     is dealt here, so it is cheaper than a full estimate would be)."""
@@ -124,14 +130,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="a few games only (a smoke run)")
     parser.add_argument("--games", type=int, default=12, help="games per setting")
+    parser.add_argument("--level", default="hard", help="the level timed against medium")
+    parser.add_argument("--no-odds", action="store_true", help="skip the odds and coach timing")
     args = parser.parse_args()
     games = 2 if args.quick else args.games
-    print("Decision times, CPU ms per decision (hard vs medium; random is the reference)")
+    print(f"Decision times, CPU ms per decision ({args.level} vs medium; random is the reference)")
     header = f"{'game':<24}{'level':<8}{'n':>6}{'mean':>9}{'p50':>9}{'p95':>9}{'max':>9}  budget"
     print(header)
     for name, players, options in SETTINGS:
         label = f"{name} {players}p" + (" tomahawks" if options.get("tomahawks") else "")
-        for level, values in decision_times(name, players, options, games).items():
+        times = decision_times(name, players, options, games, args.level)
+        for level, values in times.items():
             if not values:
                 continue
             p95 = percentile(values, 0.95)
@@ -141,6 +150,8 @@ def main() -> None:
                 f"{label:<24}{level:<8}{len(values):>6}{sum(values) / len(values):>9.2f}"
                 f"{percentile(values, 0.5):>9.2f}{p95:>9.2f}{max(values):>9.2f}  {verdict}"
             )
+    if args.no_odds:
+        return
     print()
     views = odds_views(20 if args.quick else 200)
     two = [v for v in views if v.seat is not None and len(v.feathers[v.seat]) == 2]
@@ -152,6 +163,13 @@ def main() -> None:
     print(f"  exact, mean over {len(views)} views: {exact:.3f} ms ({exact / 10:.1%} of 10 ms)")
     print(f"  exact, slowest of the views timed:   {worst:.3f} ms")
     print(f"  reference: Monte Carlo, 1000 dealt states: {mc:.1f} ms ({mc / exact:.0f}x slower)")
+    from campfire.games.powwow.coach import coach
+
+    read = per_call(lambda: [coach(v) for v in views[:40]], seconds) / len(views[:40])
+    slowest = max(per_call(_coach_of(v), seconds / 10) for v in views[:20] + two[:5])
+    print(
+        f"  the coach (blind and read), mean over 40 views: {read:.2f} ms; slowest {slowest:.2f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from copy import deepcopy
 from typing import Any
 
 import pytest
 
 from campfire.bots import make_bot
+from campfire.games.powwow.bots import ExpertBot as PowwowExpert
 from campfire.games.powwow.bots import HardBot as PowwowHard
+from campfire.games.wakatanka.bots import ExpertBot as WakatankaExpert
 from campfire.games.wakatanka.bots import HardBot as WakatankaHard
 from campfire.kernel import Bot, State, get_game
 
@@ -64,8 +67,14 @@ def makers(name: str) -> dict[str, Maker]:
             return PowwowHard(seed, budget=120)
         return WakatankaHard(seed, worlds=4, horizon=4, trust=None)  # search at once
 
+    def small_expert(seed: int) -> Bot:
+        if name == "powwow":
+            return PowwowExpert(seed, budget=120, trust=0.0)  # search whatever the readings
+        return WakatankaExpert(seed, worlds=4, horizon=4, trust=None)
+
     out = {level: level_maker(level) for level in game.bot_levels()}
     out["hard (small budget)"] = small_hard
+    out["expert (small budget, searching)"] = small_expert
     return out
 
 
@@ -85,11 +94,50 @@ def test_choices_ignore_what_the_view_hides(
         assert twin.legal_actions() == state.legal_actions()
         differed += hidden(twin) != hidden(state)
         for level, make in makers(name).items():
-            if level == "hard" and index % 4:
-                continue  # the full-budget hard bot on a few positions only: it takes longer
+            if level in ("hard", "expert") and index % 4:
+                continue  # the full-budget bots on a few positions only: they take longer
             first = make(index).choose(view, state.legal_actions())
             second = make(index).choose(twin.view(seat), twin.legal_actions())
             assert first == second, (level, index)
             checked += 1
     assert differed >= 6  # the hidden part really was dealt differently
-    assert checked == 8 * 4 + 2  # random, easy, medium, small hard everywhere; hard on two
+    # random, easy, medium, small hard and small expert everywhere; hard and expert on two
+    assert checked == 8 * 5 + 2 * 2
+
+
+@pytest.mark.parametrize(("name", "players", "options"), CASES)
+def test_models_built_over_a_game_ignore_what_the_views_hide(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
+    """The expert's per-seat models are built from every view it was shown: at points of a game
+    against medium players, a copy of the expert (its models as they stand) is shown the view of
+    a re-dealt twin and must choose exactly as the expert does on the real view."""
+    game = get_game(name)
+    rng = random.Random(7)
+    state = game.new_state(players, options)
+    if name == "powwow":
+        expert: Any = PowwowExpert(3, budget=120, trust=0.0)
+    else:
+        expert = WakatankaExpert(3, worlds=4, horizon=4)
+    bots: list[Any] = [expert] + [make_bot(game, "medium", s) for s in range(1, players)]
+    compared = informed = 0
+    while not state.is_terminal and compared < 8:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        view = state.view(seat)
+        if seat == 0 and len(state.history) % 3 == 0:
+            twin = game.sample_state(view, random.Random(len(state.history)), chance=state.mode)
+            assert twin.view(0) == view
+            copy = deepcopy(expert)  # the models as they stand, before this choice
+            on_twin = copy.choose(twin.view(0), twin.legal_actions())
+            action = expert.choose(view, state.legal_actions())
+            assert on_twin == action
+            compared += 1
+            informed += sum(expert.judged.values()) > 0
+            state.apply(action)
+            continue
+        state.apply(bots[seat].choose(view, state.legal_actions()))
+    assert compared >= 3
+    assert informed >= 2  # compared with the models holding something

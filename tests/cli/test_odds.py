@@ -38,6 +38,18 @@ def test_json_odds_are_exact_and_match_the_seat_view(campfire: Run, tmp_path: Pa
     assert view.guess in guesses and len(guesses) == 7
     for row in data["at_least"]:
         assert Fraction(row["exact"]) == odds.exact_at_least(row["guess"])
+    from campfire.games.powwow.coach import coach
+
+    assert data["read"] == coach(view)["read"]  # what the bidding reads, beside the blind odds
+
+
+def test_odds_around_an_asked_guess(campfire: Run, tmp_path: Path) -> None:
+    path = unfinished(tmp_path, 3)
+    result = campfire("odds", str(path), "--seat", "1", "--json", "--guess", "30", "--around", "1")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert [row["guess"] for row in data["at_least"]] == [29, 30, 31]
+    assert [row["guess"] for row in data["read"]["at_least"]] == [29, 30, 31]
 
 
 def test_the_table_shows_the_standing_guess(campfire: Run, tmp_path: Path) -> None:
@@ -64,14 +76,22 @@ def test_clear_errors(campfire: Run, tmp_path: Path) -> None:
 
 def test_the_terminal_coach(campfire: Run) -> None:
     result = campfire(
-        "play", "powwow", "--bots", "medium", "--seed", "3", stdin="help\nodds\nodds now\nquit\n"
+        "play",
+        "powwow",
+        "--bots",
+        "medium",
+        "--seed",
+        "3",
+        stdin="help\nodds\nodds 25\nodds now\nquit\n",
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "odds               the exact chances" in out  # listed by help
+    assert "odds [GUESS]       the chances of the total" in out  # listed by help
     assert "Seat 0, round 1: your feather is unseen" in out
     assert "P(total ≥ guess)" in out
-    assert "'odds' takes nothing after it" in out
+    assert "What the bidding says about your own feathers" in out  # the read beside the blind
+    assert "25 ← asked" in out
+    assert "'odds' takes nothing or one guess" in out
 
 
 def test_no_coach_in_waka_tanka(campfire: Run) -> None:

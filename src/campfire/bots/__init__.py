@@ -14,11 +14,33 @@ from typing import Any
 from campfire.kernel.bots import Bot, BotFactory, RandomBot
 from campfire.kernel.state import Game
 
-__all__ = ["Bot", "RandomBot", "imported_factory", "levels", "make_bot", "seat_levels"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "coach",
+    "imported_factory",
+    "levels",
+    "make_bot",
+    "seat_levels",
+]
 
 
 def levels(game: Game[Any]) -> list[str]:
     return list(game.bot_levels())
+
+
+def coach(game: Game[Any], view: Any) -> dict[str, Any]:
+    """The top level's reading of the table for the seat of `view`, as JSON-ready data.
+
+    For an opt-in hint shown to that seat only (it reads nothing the view does not show). A game
+    offers a coach by a `coach(view)` method; ValueError when it has none, or for a view that has
+    nothing to read (a spectator's, or between rounds).
+    """
+    method = getattr(game, "coach", None)
+    if method is None:
+        raise ValueError(f"{game.title} has no coach")
+    data: dict[str, Any] = method(view)
+    return data
 
 
 def imported_factory(spec: str) -> BotFactory:

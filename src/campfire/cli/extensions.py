@@ -9,13 +9,16 @@ from campfire.terminal.session import Command, Session
 
 
 def _powwow_odds(session: Session, seat: int, args: list[str]) -> None:
-    from campfire.games.powwow.odds import render, report
+    from campfire.games.powwow.coach import coach, render
 
-    if args:
-        session.console.print("[red]✗[/] 'odds' takes nothing after it")
+    guess: int | None = None
+    if len(args) > 1 or (args and not args[0].lstrip("-").isdigit()):
+        session.console.print("[red]✗[/] 'odds' takes nothing or one guess, as in 'odds 25'")
         return
+    if args:
+        guess = int(args[0])
     try:
-        data = report(session.state.view(seat))
+        data = coach(session.state.view(seat), guess=guess)
     except ValueError as error:
         session.console.print(f"[red]✗[/] {error}", highlight=False)
         return
@@ -27,7 +30,7 @@ def terminal_commands(game: Game[Any]) -> dict[str, Command]:
     if game.name == "powwow":
         return {
             "odds": (
-                "odds               the exact chances of the total as you see it (a coach)",
+                "odds [GUESS]       the chances of the total, blind and as the bids read (a coach)",
                 _powwow_odds,
             )
         }

@@ -19,9 +19,13 @@ def odds(
     seat: Annotated[int, typer.Option(help="whose point of view")],
     around: Annotated[int, typer.Option(help="guesses shown either side of the standing one")] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="print the odds as JSON")] = False,
+    guess: Annotated[
+        int | None, typer.Option(help="centre P(total ≥ g) on this guess, not the standing one")
+    ] = None,
 ) -> None:
     """The exact distribution of the round's total as one seat sees it at the end of a record,
-    and the chance that the standing guess (and the guesses near it) holds."""
+    and the chance that the standing guess (and the guesses near it) holds: blind, and as the
+    others' bidding reads (what they did with this seat's feathers in view)."""
     try:
         record = Record.load(record_file)
         state = record.replay()
@@ -35,10 +39,10 @@ def odds(
         fail(f"there is no seat {seat} with {state.players} players")
     if around < 0:
         fail("--around must be 0 or more")
-    from campfire.games.powwow.odds import render, report
+    from campfire.games.powwow.coach import coach, render
 
     try:
-        data = report(state.view(seat), around)
+        data = coach(state.view(seat), around, guess)
     except ValueError as error:
         fail(str(error))
     if as_json:

@@ -38,7 +38,7 @@ def legal_for(view: PowwowView) -> list[Action]:
 
 
 def test_every_level_is_registered() -> None:
-    assert list(GAME.bot_levels()) == ["random", "easy", "medium", "hard"]
+    assert list(GAME.bot_levels()) == ["random", "easy", "medium", "hard", "expert"]
     for level in GAME.bot_levels():
         bot = make_bot(GAME, level, 3)
         view = opening_view(4, 1)

@@ -46,7 +46,7 @@ def hands_with(first: list[str], second: list[str] | None = None) -> list[list[s
 
 
 def test_every_level_is_registered() -> None:
-    assert list(GAME.bot_levels()) == ["random", "easy", "medium", "hard"]
+    assert list(GAME.bot_levels()) == ["random", "easy", "medium", "hard", "expert"]
     state = dealt(hands_with([]), "owl")
     for level in GAME.bot_levels():
         bot = make_bot(GAME, level, 1)

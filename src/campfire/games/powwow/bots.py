@@ -551,3 +551,199 @@ class HardBot:
                 for v in sorted({min(values), max(floor, mine.highest_holding(0.9))}):
                     out.append(Guess(v, target))
         return [a for a in out if a in legal]
+
+
+# --- expert ------------------------------------------------------------------------------------
+#: the kinds of player the expert tells apart, seat by seat
+TYPES = ("medium", "easy", "random")
+PRIOR = {"medium": 0.6, "easy": 0.3, "random": 0.1}
+#: the chance of any one action for a player who picks at random (about one in thirty guesses)
+RANDOM_LIKELIHOOD = 1 / 30
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def easy_likelihood(view: PowwowView, action: Action) -> float:
+    """How likely a player who counts what they see and adds 3 a feather of their own, with a
+    wobble of about 4, takes `action` (easy's habits, and a person's)."""
+    me = view.seat
+    assert me is not None
+    seen = [f for s, w in enumerate(view.feathers) if s != me for f in w if f is not None]
+    estimate = count(seen).total + 3 * len(view.feathers[me])
+    guess = view.guess
+    spread = 4.2
+    if guess is None:
+        if not isinstance(action, Guess):
+            return FLOOR
+        # opens 2 to 8 below the estimate
+        gap = estimate - action.value
+        return FLOOR + sum(math.exp(-(((gap - k) / spread) ** 2) / 2) for k in range(2, 9)) / (
+            7 * spread * math.sqrt(2 * math.pi)
+        )
+    disputes = _normal_cdf((guess - estimate - 1) / spread)
+    if isinstance(action, Dispute):
+        return FLOOR + disputes
+    if isinstance(action, Guess):
+        step = action.value - guess
+        share = {1: 3 / 7, 2: 2 / 7, 3: 1 / 7, 5: 1 / 7}.get(step, 0.0)
+        return FLOOR + (1 - disputes) * share
+    return FLOOR + 0.2 * math.exp(-(((guess - estimate) / 4) ** 2))
+
+
+def type_likelihoods(view: PowwowView, odds: Odds, action: Action) -> dict[str, float]:
+    """P(action | the player is of each type), from the situation they faced."""
+    return {
+        "medium": likelihood(view, odds, action),
+        "easy": easy_likelihood(view, action),
+        "random": RANDOM_LIKELIHOOD,
+    }
+
+
+def mixed_belief(
+    view: PowwowView, types: Callable[[int], dict[str, float]]
+) -> dict[tuple[str, ...], float]:
+    """P(own feathers | what the others did this round), each other seat read by its own
+    posterior over the types (`types(seat)`): a seat that plays at random tells nothing, one
+    that counts like easy tells through its estimate, one like medium through its odds."""
+    me = view.seat
+    assert me is not None
+    _, hidden, unseen = unseen_by(view)
+    moments = [m for m in round_moments(view) if m.seat != me]
+    posterior: dict[tuple[str, ...], float] = {}
+    for own, ways in _ordered_own(unseen, hidden):
+        weight = float(ways)
+        worn = [own if s == me else view.feathers[s] for s in range(view.players)]
+        for m in moments:
+            past = m.seen_from(view, worn, view.turns)
+            mix = types(m.seat)
+            odds = seat_odds(past) if mix["medium"] > 0 else None
+            p = 0.0
+            for kind, share in mix.items():
+                if share <= 0:
+                    continue
+                if kind == "medium":
+                    assert odds is not None
+                    p += share * likelihood(past, odds, m.action)
+                elif kind == "easy":
+                    p += share * easy_likelihood(past, m.action)
+                else:
+                    p += share * RANDOM_LIKELIHOOD
+            weight *= p
+        key = tuple(sorted(own))
+        posterior[key] = posterior.get(key, 0.0) + weight
+    total = sum(posterior.values())
+    return {own: w / total for own, w in posterior.items()}
+
+
+class ExpertBot(HardBot):
+    """Hard's inference and search, with every other seat read on its own record.
+
+    After each round every feather is shown, so the expert replays each other player's turns as
+    they saw them and scores them under three kinds of player: medium (exact odds, thresholds),
+    easy (a count of what they see plus a typical feather, with a wobble) and random. Each seat
+    gets its own posterior over the kinds (`types`), so one always-disputer among medium players
+    is told apart from the rest. The inference about its own feathers reads each seat by that
+    posterior (`mixed_belief`). It searches, playing the others as medium, only when every other
+    active seat is read as medium; otherwise it plays medium's thresholds on the per-seat belief:
+    the robust baseline, which costs little when a reading is wrong.
+    """
+
+    def __init__(self, seed: int | None = None, budget: int = 1500, trust: float = 0.7) -> None:
+        super().__init__(seed, budget)
+        self.trust = trust
+        self.loglik: dict[int, dict[str, float]] = {}
+        self._mine: dict[int, tuple[PowwowView, Action]] = {}  # my last move of each round
+
+    def reads_as_medium(self, seat: int) -> bool:
+        """Whether the search may play `seat` as medium: medium is its likeliest kind by far and,
+        once four of its turns are checked, it did exactly what medium would at least 60% of
+        the time (a player with one fixed habit, medium otherwise, fails the second test)."""
+        if self.types(seat)["medium"] < self.trust:
+            return False
+        judged = self.judged[seat]
+        return judged < 4 or self.matched[seat] / judged >= 0.6
+
+    def types(self, seat: int) -> dict[str, float]:
+        """The posterior over the kinds of player `seat` is, from its record."""
+        record = self.loglik.get(seat, {})
+        logs = {t: math.log(PRIOR[t]) + record.get(t, 0.0) for t in TYPES}
+        top = max(logs.values())
+        weights = {t: math.exp(v - top) for t, v in logs.items()}
+        total = sum(weights.values())
+        return {t: w / total for t, w in weights.items()}
+
+    def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        self._mine[view.round] = (view, action)
+        return action
+
+    def _choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        me = view.seat
+        assert me is not None
+        self._learn(view)
+        if len(legal) == 1:
+            return legal[0]
+        others = [s for s in view.active if s != me]
+        post = mixed_belief(view, self.types)
+        if not all(self.reads_as_medium(s) for s in others):
+            return _pick_legal(threshold_action(view, seat_odds(view, post)), legal)
+        seen, hidden, unseen = unseen_by(view)
+        mine = distribution(seen, hidden, unseen, view.used, post)
+        ranked = sorted(post.items(), key=lambda item: (-item[1], item[0]))
+        options = self.options(view, mine, [own for own, _ in ranked[:3]], set(legal))
+        if len(options) == 1:
+            return options[0]
+        cost = sum(
+            15 if isinstance(a, Guess) and a.extra_feather_to is not None else 1 for a in options
+        )
+        keep: list[tuple[tuple[str, ...], float]] = []
+        mass = 0.0
+        for own, p in ranked:
+            keep.append((own, p))
+            mass += p
+            if mass >= 0.995 or (len(keep) + 1) * cost > self.budget:
+                break
+        model = _Model(me, hidden, post)
+        worlds = [(_determinized(view, own), p) for own, p in keep]
+        playout = Playout(model.policy, model.value, model.settle)
+        values = evaluate(options, worlds, playout, self.rng, on_world=model.clear)
+        return best(options, values)
+
+    def observe(self, view: PowwowView) -> None:
+        """Learn from `view` without choosing (`choose` does this first): the last round of a
+        finished game, say, or a game the expert watches."""
+        self._learn(view)
+
+    def _learn(self, view: PowwowView) -> None:
+        """Replay the rounds that ended since the last look, scoring every type seat by seat."""
+        for number, result in enumerate(view.rounds, start=1):
+            if number in self._checked:
+                continue
+            self._checked.add(number)
+            seen = self._last_seen.pop(number, None)
+            mine = self._mine.pop(number, None)
+            if seen is None:
+                continue
+            turns = seen.turns
+            if mine is not None and mine[0] is seen and seen.seat is not None:
+                turns = (*turns, (seen.seat, mine[1]))  # my own last move, then who answered
+            last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
+            if last_guess == result.guess and result.disputer != seen.seat:
+                turns = (*turns, (result.disputer, DISPUTE))
+            for m in round_moments(replace(seen, turns=turns)):
+                if m.seat == seen.seat:
+                    continue
+                past = m.seen_from(seen, result.worn, turns)
+                try:
+                    odds = seat_odds(past)
+                except ValueError:
+                    continue
+                record = self.loglik.setdefault(m.seat, {})
+                for kind, p in type_likelihoods(past, odds, m.action).items():
+                    record[kind] = record.get(kind, 0.0) + math.log(max(p, 1e-9))
+                self.judged[m.seat] += 1
+                self.matched[m.seat] += threshold_action(past, odds, MODEL) == m.action
+        if view.round not in self._checked and any(view.feathers):
+            self._last_seen[view.round] = view

@@ -214,10 +214,22 @@ class Powwow(Game[PowwowState]):
 
         return encoding(players, options)
 
-    def bot_levels(self) -> dict[str, BotFactory]:
-        from campfire.games.powwow.bots import EasyBot, HardBot, MediumBot
+    def coach(self, view: PowwowView) -> dict[str, Any]:
+        """The coach's reading for `view.seat`: the blind odds and the bidding's (JSON-ready)."""
+        from campfire.games.powwow.coach import coach
 
-        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+        return coach(view)
+
+    def bot_levels(self) -> dict[str, BotFactory]:
+        from campfire.games.powwow.bots import EasyBot, ExpertBot, HardBot, MediumBot
+
+        return {
+            **super().bot_levels(),
+            "easy": EasyBot,
+            "medium": MediumBot,
+            "hard": HardBot,
+            "expert": ExpertBot,
+        }
 
     def tally(self, state: PowwowState) -> dict[str, int]:
         return {"rounds": len(state.rounds)}

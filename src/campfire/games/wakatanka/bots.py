@@ -23,6 +23,7 @@ from campfire.games.wakatanka.cards import (
     TOKENS_TO_WIN,
     neighbours,
 )
+from campfire.games.wakatanka.models import MEDIUM_CALL_RATE, called_chance, seat_records
 from campfire.games.wakatanka.state import WakatankaState
 from campfire.games.wakatanka.tracking import Tracker, at_least, track
 from campfire.games.wakatanka.view import Slot, Turn, WakatankaView
@@ -82,9 +83,17 @@ MEDIUM = Style()
 
 
 def scored_options(
-    view: WakatankaView, mine: Tracker, public: Tracker, style: Style = MEDIUM
+    view: WakatankaView,
+    mine: Tracker,
+    public: Tracker,
+    style: Style = MEDIUM,
+    next_call_rate: float | None = None,
 ) -> list[tuple[float, Action]]:
-    """Every sensible option with the gain medium expects from it."""
+    """Every sensible option with the gain medium expects from it.
+
+    `next_call_rate`: how often the next player (the one who may call this seat's play) calls
+    when they can, as their record shows (None: as medium assumes everyone does).
+    """
     me = view.seat
     assert me is not None and view.marker is not None
     if view.last_card:
@@ -110,9 +119,15 @@ def scored_options(
             if card == name:
                 gain = 100.0 if last else 1.0 - _spell_risk(stack, tile, me, mine, public, style)
                 gain -= style.keep_animal * 0.5
+                if next_call_rate is not None and not last:
+                    # a loose caller calls true cards too, and takes the stack for it
+                    wrong = max(0.0, called_chance(0.1, next_call_rate) - 0.1)
+                    gain += wrong * 0.3 * (len(stack) + 1)
             else:
                 doubted = 1 - public.true_chance(me, tile) >= style.call_at
                 called = 1.0 if last or doubted else 0.1
+                if next_call_rate is not None and not last:
+                    called = called_chance(called, next_call_rate)
                 gain = 1.0 - called * (len(stack) + 1 + style.rival_token)
                 if card != "mouse":
                     gain -= style.keep_animal
@@ -329,3 +344,84 @@ def _final(state: WakatankaState, me: int) -> float | None:
         return None
     winners = state.winners()
     return 1 / len(winners) if me in winners else 0.0
+
+
+# --- expert ------------------------------------------------------------------------------------
+class ExpertBot(HardBot):
+    """Hard's search, with every other seat read on its own record.
+
+    Each seat's call rate is a posterior from its public record (`models.seat_records`), and the
+    options are scored with the call rate of the player who may call this seat's play: against a
+    loose caller it keeps to true cards (and lets them take the stack), against a tight one it
+    bluffs more freely. The search leans on the others playing like medium, so it runs only when
+    every other seat, one by one, is read as medium: its moves fit medium's (`seat_trust`), its
+    call rate is near medium's, and the others together fit as well as hard asks. Otherwise the
+    expert plays the per-seat scored choice, the robust baseline: misjudging a player there costs
+    one option's expected gain, not a plan built on them.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int = 40,
+        options: int = 6,
+        horizon: int = 8,
+        trust: float | None = 0.45,
+        seat_trust: float = 0.35,
+        call_band: float = 0.2,
+    ) -> None:
+        super().__init__(seed, worlds, options, horizon, trust)
+        self.seat_trust = seat_trust
+        self.call_band = call_band
+
+    def seat_fit(self, seat: int) -> float | None:
+        """How often `seat` did what medium would have (None: fewer than four moves checked)."""
+        judged = self.judged.get(seat, 0)
+        if judged < 4:
+            return None
+        return self.matched.get(seat, 0.0) / judged
+
+    def reads_as_medium(self, view: WakatankaView) -> bool:
+        """Whether every other seat's record fits the model the search plays them by."""
+        if self.trust is None:
+            return True
+        fit = self.model_fit(view)
+        if fit is None or fit < self.trust:
+            return False
+        records = seat_records(view)
+        for seat in range(view.players):
+            if seat == view.seat:
+                continue
+            own = self.seat_fit(seat)
+            if own is not None and own < self.seat_trust:
+                return False
+            if abs(records[seat].call_rate - MEDIUM_CALL_RATE) > self.call_band:
+                return False
+        return True
+
+    def _decide(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
+        me = view.seat
+        assert me is not None
+        if view.last_card:
+            return _pick_legal(CALL, legal)
+        records = seat_records(view)
+        nxt = (me + 1) % view.players
+        mine = track(view)
+        scored = scored_options(
+            view, mine, track(view, public=True), MEDIUM, records[nxt].call_rate
+        )
+        scored.sort(key=lambda item: -item[0])
+        options = [a for _, a in scored[: self.options] if a in legal]
+        if len(options) <= 1:
+            return options[0] if options else legal[0]
+        if not self.reads_as_medium(view):
+            return options[0]
+        worlds = self.deal(view, mine)
+        playout = Playout(
+            medium_policy,
+            lambda s: _final(s, me),
+            horizon=self.horizon,
+            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
+        )
+        values = evaluate(options, worlds, playout, self.rng)
+        return best(options, values)

@@ -214,9 +214,15 @@ class Wakatanka(Game[WakatankaState]):
         return encoding(players, options)
 
     def bot_levels(self) -> dict[str, BotFactory]:
-        from campfire.games.wakatanka.bots import EasyBot, HardBot, MediumBot
+        from campfire.games.wakatanka.bots import EasyBot, ExpertBot, HardBot, MediumBot
 
-        return {**super().bot_levels(), "easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+        return {
+            **super().bot_levels(),
+            "easy": EasyBot,
+            "medium": MediumBot,
+            "hard": HardBot,
+            "expert": ExpertBot,
+        }
 
     def tally(self, state: WakatankaState) -> dict[str, int]:
         calls = sum(1 for r in state.reveals if r.action == "call")

@@ -1,0 +1,123 @@
+"""Pow Wow's expert (per-seat kinds of player) and the coach that shares its reading."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+
+import pytest
+
+from campfire.bots import coach as game_coach
+from campfire.games.powwow import DISPUTE, GAME, Action, PowwowView
+from campfire.games.powwow.bots import EasyBot, ExpertBot, MediumBot
+from campfire.games.powwow.coach import coach, read_odds_weights
+from campfire.games.powwow.odds import unseen_by
+from campfire.games.wakatanka import GAME as WAKATANKA
+from tests.builders import powwow
+
+
+class AlwaysDisputer:
+    """Disputes every guess; opens like medium."""
+
+    def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        return DISPUTE if DISPUTE in legal else MediumBot(0).choose(view, legal)
+
+
+def play(bots: list[object], seed: int, **options: object) -> PowwowView:
+    """A whole game; the last view of seat 0 (the expert learns from its last round too)."""
+    state = GAME.new_state(len(bots), options)
+    rng = random.Random(seed)
+    while not state.is_terminal:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))  # type: ignore[attr-defined]
+    if isinstance(bots[0], ExpertBot):
+        bots[0].observe(state.view(0))
+    return state.view(0)
+
+
+def test_each_seat_gets_its_own_reading() -> None:
+    expert = ExpertBot(1, budget=150)
+    play([expert, AlwaysDisputer(), MediumBot(2), MediumBot(3)], 3, buzzards=6)
+    assert expert.judged[1] >= 3 and expert.judged[2] >= 3
+    assert not expert.reads_as_medium(1)  # the disputer is told apart ...
+    assert expert.reads_as_medium(2)  # ... from the medium players beside it
+    assert expert.reads_as_medium(3)
+    assert expert.types(1)["medium"] < expert.types(2)["medium"]
+
+
+def test_easy_players_are_read_as_easy() -> None:
+    expert = ExpertBot(1, budget=150)
+    play([expert, EasyBot(1), EasyBot(2), EasyBot(3)], 4)
+    for seat in (1, 2, 3):
+        kinds = expert.types(seat)
+        assert kinds["easy"] > kinds["medium"], (seat, kinds)
+
+
+def coached_position() -> PowwowView:
+    """Seat 0 wears the 20; the three others (medium) have guessed with it in view."""
+    state = powwow(4, ("1", "2", "3", "20"), first_player=1)
+    rng = random.Random(0)
+    while state.to_move is None:
+        state.apply(state.sample_chance(rng))
+    assert state.worn[0] == ["20"]
+    while state.to_move != 0:
+        seat = state.to_move
+        assert seat is not None
+        state.apply(MediumBot(seat).choose(state.view(seat), state.legal_actions()))
+    return state.view(0)
+
+
+def test_the_coach_reads_the_feather_everyone_else_bid_on() -> None:
+    view = coached_position()
+    data = coach(view)
+    guess = data["guess"]
+    blind = next(r["p"] for r in data["at_least"] if r["guess"] == guess)
+    read = next(r["p"] for r in data["read"]["at_least"] if r["guess"] == guess)
+    assert blind < 0.5 < read  # blind says dispute; the bidding says the 20 is on this head
+    assert data["read"]["own_feathers"][0]["feathers"] == ["20"]
+    assert sum(r["p"] for r in data["read"]["distribution"]) == pytest.approx(1.0, abs=1e-4)
+    json.dumps(data)  # JSON-ready
+
+
+def test_the_coach_depends_on_the_view_alone() -> None:
+    view = coached_position()
+    state = GAME.sample_state(view, random.Random(5))
+    assert state.view(0) == view
+    assert coach(state.view(0)) == coach(view)
+    assert game_coach(GAME, view) == coach(view)
+
+
+def test_the_read_puts_weight_on_the_true_feathers() -> None:
+    gains = []
+    for seed in range(10):
+        state = GAME.new_state(4)
+        rng = random.Random(seed)
+        bots = [MediumBot(s) for s in range(4)]
+        while state.to_move is None or len(state.view(0).turns) < 3 or state.to_move != 0:
+            if state.to_move is None:
+                state.apply(state.sample_chance(rng))
+                continue
+            seat = state.to_move
+            state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))
+        view = state.view(0)
+        own = tuple(sorted(state.worn[0]))
+        _, _, unseen = unseen_by(view)
+        prior = unseen[own[0]] / sum(unseen.values())
+        gains.append(read_odds_weights(view)[own] / prior)
+    assert sum(g > 1 for g in gains) >= 8
+
+
+def test_the_coach_asks_for_a_guess_and_refuses_what_it_cannot_read() -> None:
+    view = coached_position()
+    data = coach(view, around=1, guess=25)
+    assert [r["guess"] for r in data["at_least"]] == [24, 25, 26]
+    assert [r["guess"] for r in data["read"]["at_least"]] == [24, 25, 26]
+    with pytest.raises(ValueError, match="spectator"):
+        coach(replace(view, seat=None))
+    with pytest.raises(ValueError, match="no coach"):
+        game_coach(WAKATANKA, view)
