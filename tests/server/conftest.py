@@ -46,7 +46,14 @@ class Server:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            lifespan="on",
+            server_header=False,
+            proxy_headers=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
 

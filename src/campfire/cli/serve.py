@@ -43,6 +43,10 @@ def serve(
     tables_per_minute: Annotated[
         int, typer.Option(help="new tables one address may open in a minute")
     ] = 30,
+    waiting_hours: Annotated[
+        float,
+        typer.Option(help="hours a table waits for its players before it closes"),
+    ] = 24.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -65,6 +69,8 @@ def serve(
         fail(f"--away-seconds cannot be negative ({away_seconds})")
     if tables_per_minute < 1:
         fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
+    if not waiting_hours > 0:
+        fail(f"--waiting-hours must be above 0, not {waiting_hours}")
     if workers < 1:
         fail(f"--workers must be at least 1, not {workers}")
     if workers > 1 and redis is None:
@@ -76,6 +82,7 @@ def serve(
         "away_seconds": away_seconds,
         "tables_per_minute": tables_per_minute,
         "redis_url": redis,
+        "waiting_hours": waiting_hours,
     }
     proxy_headers = forwarded_allow_ips is not None
     trusted = forwarded_allow_ips or ""
@@ -99,6 +106,7 @@ def serve(
             log_level="warning",
             proxy_headers=proxy_headers,
             forwarded_allow_ips=trusted,
+            server_header=False,
         )
         return
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
@@ -112,6 +120,7 @@ def serve(
         log_level="warning",
         proxy_headers=proxy_headers,
         forwarded_allow_ips=trusted,
+        server_header=False,
     )
 
 
