@@ -107,9 +107,13 @@ class Client:
             headers={"Authorization": f"Bearer {token}"},
         )
 
-    def socket(self, table_id: str, token: str | None = None) -> Socket:
+    def socket(self, table_id: str, token: str | None = None, name: Any = None) -> Socket:
+        """A WebSocket that said hello with `token` (None: a spectator, named `name`)."""
         ws = connect(f"{self.ws_base}/ws/tables/{table_id}", open_timeout=10, legacy=True)
-        ws.send(json.dumps({"type": "hello", "token": token}))
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if name is not None:
+            hello["name"] = name
+        ws.send(json.dumps(hello))
         return Socket(ws)
 
     def wait_for(
