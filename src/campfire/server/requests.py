@@ -9,7 +9,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from campfire.kernel import games
 from campfire.server.hub import Refused
@@ -39,9 +39,9 @@ class CreateBody(_Body):
     name: str | None = Field(None, max_length=200)
     seat: int | None = Field(None, ge=0, le=63)
     #: shown in the lobby; by default a table is reachable by its invite link only
-    listed: bool = False
+    listed: StrictBool = False
     #: seconds per turn (one of the server's clock choices); None: no clock
-    clock: int | None = None
+    clock: StrictInt | None = None
 
 
 class JoinBody(_Body):
