@@ -46,7 +46,14 @@ class Server:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, lifespan="on")
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+            lifespan="on",
+            server_header=False,
+            proxy_headers=False,
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]})
 
@@ -100,9 +107,13 @@ class Client:
             headers={"Authorization": f"Bearer {token}"},
         )
 
-    def socket(self, table_id: str, token: str | None = None) -> Socket:
+    def socket(self, table_id: str, token: str | None = None, name: Any = None) -> Socket:
+        """A WebSocket that said hello with `token` (None: a spectator, named `name`)."""
         ws = connect(f"{self.ws_base}/ws/tables/{table_id}", open_timeout=10, legacy=True)
-        ws.send(json.dumps({"type": "hello", "token": token}))
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if name is not None:
+            hello["name"] = name
+        ws.send(json.dumps(hello))
         return Socket(ws)
 
     def wait_for(

@@ -58,7 +58,9 @@ def test_games_lists_both_games_with_options_and_bot_levels(client: Client) -> N
 
 
 def test_a_table_waits_for_every_seat_then_deals(client: Client) -> None:
-    made = client.create("powwow", 3, {2: "random"}, name="Ana", options={"tomahawks": True})
+    made = client.create(
+        "powwow", 3, {2: "random"}, name="Ana", options={"tomahawks": True}, listed=True
+    )
     assert made["seat"] == 0 and made["token"]
     assert made["invite"] == f"/t/{made['id']}"
     table = client.http.get(f"/api/tables/{made['id']}").json()
@@ -195,7 +197,12 @@ def test_create_refuses_bad_games_options_and_bots(client: Client) -> None:
 
 def test_a_whole_game_with_bots_then_record_replay_and_play_again(client: Client) -> None:
     made = client.create(
-        "powwow", 3, {1: "random", 2: "random"}, name="Ana", options={"tomahawks": True}
+        "powwow",
+        3,
+        {1: "random", 2: "random"},
+        name="Ana",
+        options={"tomahawks": True},
+        listed=True,
     )
     table_id = made["id"]
     early = client.http.get(f"/api/tables/{table_id}/record")

@@ -151,7 +151,7 @@ def test_every_refusal_is_clear_and_changes_nothing(client: Client) -> None:
     response = client.http.post(
         f"/api/tables/{table_id}/seats/1/bot",
         content=b"{nope",
-        headers={"Authorization": f"Bearer {tokens[0]}"},
+        headers={"Authorization": f"Bearer {tokens[0]}", "Content-Type": "application/json"},
     )
     refused(response, 400, "not valid JSON")
     refused(client.http.post(f"/api/tables/{table_id}/seats/one/bot"), 422, "seat")

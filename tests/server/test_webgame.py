@@ -159,6 +159,8 @@ def test_serve_command_checks_its_arguments(tmp_path: Any) -> None:
         "--bot-pause",
         "--away-seconds",
         "--tables-per-minute",
+        "--waiting-hours",
+        "--forwarded-allow-ips",
     ):
         assert option in help_text.stdout
     bad_port = run("--port", "70000")
@@ -173,3 +175,5 @@ def test_serve_command_checks_its_arguments(tmp_path: Any) -> None:
     assert never.returncode == 2 and "--away-seconds" in never.stderr
     closed = run("--tables-per-minute", "0")
     assert closed.returncode == 2 and "--tables-per-minute" in closed.stderr
+    expired = run("--waiting-hours", "0")
+    assert expired.returncode == 2 and "--waiting-hours" in expired.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -123,10 +124,14 @@ class Checker:
         last = 0
         checked = 0
         for message in messages:
+            if message["type"] in ("chat", "chat_history"):
+                self.check_chat(message)
+                continue
             if message["type"] != "update":
                 continue
             at = message["at"]
             state = self.state(at)
+            self.check_clock(message["table"], state)
             assert message["view"] == state.view(seat).to_json(), f"view at {at} for {seat}"
             after = 0 if message["full"] else last
             got = [{"kind": e["kind"], "data": e["data"]} for e in message["events"]]
@@ -143,6 +148,27 @@ class Checker:
             last = at
             checked += 1
         return checked
+
+    def check_chat(self, message: Any) -> None:
+        """Chat holds what people said and who said it, nothing of the game."""
+        lines = [message] if message["type"] == "chat" else message["messages"]
+        if message["type"] == "chat_history":
+            assert set(message) == {"type", "messages"}
+        for line in lines:
+            assert set(line) == {"type", "seat", "name", "text", "at"}, line
+            assert line["type"] == "chat" and isinstance(line["at"], float)
+            assert line["seat"] is None or 0 <= line["seat"] < self.record.players
+        for order in self.hidden_orders(len(self.entries)):
+            assert leaked_run(message, order) is None, "a stack order reached the chat"
+
+    def check_clock(self, table: Any, state: State[Any, Any]) -> None:
+        """The clock tells whose time runs, and that is the seat to move (nobody's at the end)."""
+        clock = table["clock"]
+        assert set(clock) == {"seconds", "deadline", "seat"}
+        if clock["deadline"] is not None:
+            assert clock["seat"] == state.to_move and not state.is_terminal
+        else:
+            assert clock["seat"] is None
 
     def check_secrets(self, seat: int | None, message: Any, state: State[Any, Any]) -> None:
         for order in self.hidden_orders(message["at"]):
@@ -196,11 +222,26 @@ class Checker:
     ],
 )
 def test_no_message_holds_what_its_seat_may_not_see(
-    client: Client, game: str, players: int, options: dict[str, Any], seed: int
+    serve: Callable[..., Client], game: str, players: int, options: dict[str, Any], seed: int
 ) -> None:
-    table_id, tokens = seat_sockets(client, game, players, **options)
+    # a fixed seed and id salt: the same table ids, so the same deals, on every run
+    client = serve(id_salt="wire")
+    made = client.create(game, players, name="P0", options=options, clock=86400)
+    tokens = [made["token"]]
+    for s in range(1, players):
+        tokens.append(client.join(made["id"], f"P{s}")["token"])
+    table_id = made["id"]
     seats = [client.socket(table_id, token) for token in tokens]
     spectator = client.socket(table_id)
+    # everyone says something: every connection hears it, and the history holds it
+    for s, sock in enumerate(seats):
+        sock.send({"type": "chat", "id": "hi", "text": f"hello from seat {s}"})
+    spectator.send({"type": "chat", "id": "hi", "text": "hello from the rail"})
+    for sock in [*seats, spectator]:
+        # its own line answered, and the last line heard (in either order)
+        sock.until(lambda m: m["type"] == "ok" and m["id"] == "hi")
+        if not any(m["type"] == "chat" and "rail" in m["text"] for m in sock.received):
+            sock.until(lambda m: m["type"] == "chat" and m["text"] == "hello from the rail")
     final = play_over_sockets(client, game, table_id, seats, [spectator], seed)
     record = Record.loads(client.http.get(f"/api/tables/{table_id}/record").text)
     assert len(record.moves) == final
@@ -214,12 +255,16 @@ def test_no_message_holds_what_its_seat_may_not_see(
     checker = Checker(record)
     for s, sock in enumerate(seats):
         assert checker.check(s, sock.received) > 5
+        kinds = {m["type"] for m in sock.received}
+        assert {"update", "chat_history", "chat"} <= kinds
     assert checker.check(None, spectator.received) > 5
-    # a late spectator gets the whole public story at once
+    # a late spectator gets the whole public story at once, then the chat so far
     late = client.socket(table_id)
     first = late.recv()
     assert first["full"] and first["at"] == final
-    assert checker.check(None, [first]) == 1
+    history = late.recv()
+    assert history["type"] == "chat_history" and len(history["messages"]) == players + 1
+    assert checker.check(None, [first, history]) == 1
     for sock in [*seats, spectator, late]:
         sock.close()
 

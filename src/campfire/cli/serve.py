@@ -49,6 +49,10 @@ def serve(
             help="compress WebSocket messages (less traffic, about a third more server CPU)"
         ),
     ] = False,
+    waiting_hours: Annotated[
+        float,
+        typer.Option(help="hours a table waits for its players before it closes"),
+    ] = 24.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -71,6 +75,8 @@ def serve(
         fail(f"--away-seconds cannot be negative ({away_seconds})")
     if tables_per_minute < 1:
         fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
+    if not waiting_hours > 0:
+        fail(f"--waiting-hours must be above 0, not {waiting_hours}")
     if workers < 1:
         fail(f"--workers must be at least 1, not {workers}")
     if workers > 1 and redis is None:
@@ -82,6 +88,7 @@ def serve(
         "away_seconds": away_seconds,
         "tables_per_minute": tables_per_minute,
         "redis_url": redis,
+        "waiting_hours": waiting_hours,
     }
     proxy_headers = forwarded_allow_ips is not None
     trusted = forwarded_allow_ips or ""
@@ -106,6 +113,7 @@ def serve(
             log_level="warning",
             proxy_headers=proxy_headers,
             forwarded_allow_ips=trusted,
+            server_header=False,
         )
         return
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
@@ -120,6 +128,7 @@ def serve(
         log_level="warning",
         proxy_headers=proxy_headers,
         forwarded_allow_ips=trusted,
+        server_header=False,
     )
 
 

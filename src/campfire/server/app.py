@@ -23,7 +23,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
 from campfire.server.headers import DefaultHeaders
-from campfire.server.hub import Hub, Refused, TableSpec
+from campfire.server.hub import (
+    WAITING_HOURS,
+    WAITING_PER_ADDRESS,
+    Hub,
+    Refused,
+    TableSpec,
+)
 from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
 from campfire.server.pages import add_page_routes
 from campfire.server.requests import (
@@ -44,7 +50,23 @@ from campfire.server.webgame import web_game
 log = logging.getLogger("campfire.server")
 
 TABLE_ID = re.compile(r"^[a-z2-9]{12}$")
+#: tables of each status in one page of the lobby listing, by default and at most
 LISTING_LIMIT = 30
+LISTING_MAX = 100
+LISTING_OFFSET_MAX = 10_000
+#: seconds per turn a table's clock may be set to
+CLOCK_CHOICES = (30, 60, 120, 86400)
+#: every response: scripts and styles from this server only, never in a frame, no referrer
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; "
+        "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+}
 #: new tables one address may open in a minute (a person never needs more; a script might)
 TABLES_PER_MINUTE = 30
 #: how `campfire serve --workers N` hands its settings to each worker process
@@ -80,13 +102,34 @@ def create_app(
     away_seconds: float = AWAY_SECONDS,
     tables_per_minute: int = TABLES_PER_MINUTE,
     redis_url: str | None = None,
+    waiting_hours: float = WAITING_HOURS,
+    waiting_per_address: int = WAITING_PER_ADDRESS,
+    clock_choices: tuple[int, ...] = CLOCK_CHOICES,
+    id_salt: str | None = None,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg); with
-    `redis_url`, any number of processes serve the same database together."""
+    `redis_url`, any number of processes serve the same database together.
+
+    `clock_choices` are the seconds per turn a table may ask for (tests add a short one);
+    a seeded server draws table ids from the seed and `id_salt` (default: random per process,
+    so two processes never draw the same ids; tests fix it to deal the same way every run)."""
     storage = Storage(db_url, schema=schema)
     bus = make_bus(redis_url, db_url, schema)
     limit = CreationLimit(bus, tables_per_minute)
-    hub = Hub(storage, bus, bot_pause=bot_pause, seed=seed, away_seconds=away_seconds)
+    choices = tuple(sorted(set(clock_choices)))
+    if not choices or min(choices) < 1:
+        raise ValueError(f"clock choices must be whole seconds above 0, not {clock_choices}")
+    hub = Hub(
+        storage,
+        bus,
+        bot_pause=bot_pause,
+        seed=seed,
+        away_seconds=away_seconds,
+        waiting_hours=waiting_hours,
+        waiting_per_address=waiting_per_address,
+        id_salt=id_salt,
+        tick=min(1.0, choices[0] / 4),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -120,10 +163,11 @@ def create_app(
     async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": first_error(error)}, status_code=422)
 
-    # pages and modules are small: always revalidated, so an update is seen at once
+    # pages and modules are small: always revalidated, so an update is seen at once; every
+    # response carries the security headers
     app.add_middleware(
         DefaultHeaders,
-        headers=[("cache-control", "no-cache"), ("x-content-type-options", "nosniff")],
+        headers=[("cache-control", "no-cache"), *SECURITY_HEADERS.items()],
     )
 
     async def table_named(table_id: str) -> LiveTable:
@@ -153,10 +197,16 @@ def create_app(
 
     # --- tables --------------------------------------------------------------------------
     @app.get("/api/tables")
-    async def list_tables() -> dict[str, list[dict[str, Any]]]:
-        out: dict[str, list[dict[str, Any]]] = {}
+    async def list_tables(request: Request) -> dict[str, Any]:
+        """The lobby: listed tables only, newest first, `limit` of each status from `offset`."""
+        offset = _query_int(request, "offset", 0, 0, LISTING_OFFSET_MAX)
+        size = _query_int(request, "limit", LISTING_LIMIT, 1, LISTING_MAX)
+        since = hub.waiting_since()
+        out: dict[str, Any] = {}
+        totals: dict[str, int] = {}
         for status in (WAITING, PLAYING, FINISHED):
-            rows = await asyncio.to_thread(storage.listing, status, LISTING_LIMIT)
+            rows = await asyncio.to_thread(storage.listing, status, size, offset, since, True)
+            totals[status] = await asyncio.to_thread(storage.listed_count, status, since)
             out[status] = [
                 {
                     "id": r.id,
@@ -180,18 +230,38 @@ def create_app(
                 }
                 for r in rows
             ]
+        out["paging"] = {
+            "offset": offset,
+            "limit": size,
+            "total": totals,
+            "more": {status: offset + size < totals[status] for status in totals},
+        }
         return out
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
         body = await read_body(request, CreateBody)
         name = display_name(body.name) if body.name is not None else None
+        if body.clock is not None and body.clock not in choices:
+            shown = ", ".join(str(c) for c in choices)
+            raise Refused(
+                422, f"clock: seconds per turn must be one of {shown} (or null), not {body.clock}"
+            )
         address = request.client.host if request.client else ""
         await limit.check(address)
-        table = await hub.create(TableSpec(body.game, body.players, body.options, body.bots))
+        spec = TableSpec(
+            body.game,
+            body.players,
+            body.options,
+            body.bots,
+            listed=body.listed,
+            clock=body.clock,
+            address=address,
+        )
+        table = await hub.create(spec)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
         if name is not None:
-            seat, token = await hub.join(table, name, body.seat)
+            seat, token = await hub.join(table, name, body.seat, host=True)
             out.update(seat=seat, token=token)
         out["table"] = table.meta()
         return out
@@ -260,6 +330,28 @@ def create_app(
         await hub.hand_to_bot(table, by, seat, body.level)
         return {"id": table.id, "seat": seat, "table": table.meta()}
 
+    @app.post("/api/tables/{table_id}/seats/{seat}/remove")
+    async def remove_from_seat(
+        table_id: str, seat: int, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        table = await table_named(table_id)
+        token = bearer(authorization)
+        if token is None:
+            raise Refused(
+                401,
+                "only the host can remove someone: send the host's seat token "
+                "('Authorization: Bearer <token>')",
+            )
+        await hub.remove(table, token, seat)
+        return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.get("/api/tables/{table_id}/chat")
+    async def chat_log(table_id: str) -> dict[str, Any]:
+        """Everything said at the table, in order (a finished game's replay shows it)."""
+        table = await table_named(table_id)
+        await hub.chat_catch_up(table)
+        return {"id": table.id, "messages": list(table.chat)}
+
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
         table = await table_named(table_id)
@@ -286,19 +378,18 @@ def create_app(
             raise Refused(422, f"step must be between 0 and {total}, not {step}")
         state = await asyncio.to_thread(record.replay, step)
         public = state.view(None)
-        game = table.game
         return {
             "step": step,
             "steps": total,
             "entry": record.moves[step - 1] if step else None,
             "events": [
-                {"kind": e.kind, "text": game.describe(e, None)}
+                {"kind": e.kind, "text": table.describe(e, None)}
                 for at, e in table.events
                 if at == step
             ],
             # everything told up to here, private events included: a replay hides nothing
             "story": [
-                text for at, e in table.events if at <= step and (text := game.describe(e, None))
+                text for at, e in table.events if at <= step and (text := table.describe(e, None))
             ],
             "views": [state.view(s).to_json() for s in range(table.players)],
             "public": public.to_json(),
@@ -309,6 +400,19 @@ def create_app(
     add_socket_routes(app, hub, table_named)
     add_page_routes(app)
     return app
+
+
+def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Refused(422, f"{name} must be a whole number, not {raw[:40]!r}") from None
+    if not low <= value <= high:
+        raise Refused(422, f"{name} must be between {low} and {high}, not {value}")
+    return value
 
 
 def _title(name: str) -> str:

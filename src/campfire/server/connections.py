@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any
 
 import orjson
@@ -19,8 +20,12 @@ class Connection:
     """Messages are queued already encoded: a table encodes each seat's update once, however
     many connections that seat (or the spectators) has."""
 
-    def __init__(self, seat: int | None) -> None:
+    def __init__(self, seat: int | None, name: str | None = None) -> None:
         self.seat = seat
+        #: the name a spectator gave in hello (they chat as "Spectator" otherwise)
+        self.name = name
+        #: tells this connection apart in shared rate limits
+        self.key = secrets.token_hex(8)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
 

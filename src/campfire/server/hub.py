@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import random
 import secrets
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import anyio
+from sqlalchemy.exc import IntegrityError
 
 from campfire.bots import make_bot
 from campfire.kernel import (
@@ -37,9 +40,25 @@ from campfire.kernel.records import apply_entry, entry_to_json
 from campfire.server.bus import Bus, Presence
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
-from campfire.server.live import AWAY_SECONDS, BOT, HUMAN, LiveTable, Seat, token_hash
+from campfire.server.live import (
+    AWAY_SECONDS,
+    BOT,
+    CLOCK_EVENT,
+    HUMAN,
+    LiveTable,
+    Seat,
+    token_hash,
+)
 from campfire.server.schema import FINISHED, PLAYING, WAITING
-from campfire.server.storage import Conflict, Deal, SeatRow, Storage, TableRow
+from campfire.server.storage import (
+    ChatFull,
+    ChatRow,
+    Conflict,
+    Deal,
+    SeatRow,
+    Storage,
+    TableRow,
+)
 from campfire.server.webgame import web_game
 from campfire.server.writer import Writer
 
@@ -54,6 +73,17 @@ FINISHED_KEPT = 200
 TAKEOVER_LEVEL = "medium"
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
+#: hours a table waits for its players before it closes
+WAITING_HOURS = 24.0
+#: tables one address may have waiting for players at once
+WAITING_PER_ADDRESS = 10
+#: turns in a row a seat's clock may run out before a bot takes the seat over
+CLOCK_STRIKES = 2
+#: chat: characters per message, messages per seat (or spectator connection) per window
+CHAT_LENGTH = 300
+CHAT_RATE = (5, 10.0)
+#: chat messages one table keeps
+CHAT_LIMIT = 2000
 
 
 class Refused(Exception):
@@ -65,10 +95,37 @@ class Refused(Exception):
         self.reason = reason
 
 
-def new_id() -> str:
+ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+
+
+def new_id(rng: random.Random | None = None) -> str:
     """12 characters from 32: unguessable enough that the invite link is the key."""
-    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(12))
+    if rng is None:
+        return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
+    return "".join(rng.choice(ID_ALPHABET) for _ in range(12))
+
+
+def address_hash(address: str) -> str:
+    """Addresses are kept only as far as counting needs: hashed."""
+    return hashlib.sha256(f"campfire-address:{address}".encode()).hexdigest()[:32]
+
+
+def chat_text(raw: Any) -> str:
+    """What a chat line may hold: trimmed, no control or invisible characters, not too long."""
+    if not isinstance(raw, str):
+        raise Refused(422, "'text' must be the message, a string")
+    text = raw.strip()
+    if not text:
+        raise Refused(422, "a chat message cannot be empty")
+    if len(text) > CHAT_LENGTH:
+        raise Refused(422, f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        raise Refused(422, "a chat message cannot hold control or invisible characters")
+    return text
+
+
+def chat_message(row: ChatRow) -> dict[str, Any]:
+    return {"type": "chat", "seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
 
 
 @dataclass
@@ -77,6 +134,12 @@ class TableSpec:
     players: int | None
     options: dict[str, Any]
     bots: dict[int, str]
+    #: shown in the lobby (otherwise the invite link is the only way in)
+    listed: bool = False
+    #: seconds per turn; None: no clock
+    clock: int | None = None
+    #: who opens it (counted against the waiting tables one address may have)
+    address: str | None = None
 
 
 class Hub:
@@ -90,12 +153,25 @@ class Hub:
         bot_pause: float = 1.0,
         seed: int | None = None,
         away_seconds: float = AWAY_SECONDS,
+        waiting_hours: float = WAITING_HOURS,
+        waiting_per_address: int = WAITING_PER_ADDRESS,
+        id_salt: str | None = None,
+        tick: float = 1.0,
     ) -> None:
         self.storage = storage
         self.bus = bus if bus is not None else Bus()
         self.bot_pause = bot_pause
         self.away_seconds = away_seconds
+        self.waiting_seconds = waiting_hours * 3600.0
+        self.waiting_per_address = waiting_per_address
+        #: seconds between looks for run-out clocks and expired waiting tables
+        self.tick = tick
         self.seed = seed
+        # a seeded server draws its table ids from a seeded generator (so tests deal the same
+        # way every run); the salt keeps two processes with the same seed from drawing the same
+        # ids, unless a test fixes it
+        salt = id_salt if id_salt is not None else secrets.token_hex(8)
+        self._ids = None if seed is None else random.Random(f"{seed}/{salt}/ids")
         self.tables: dict[str, LiveTable] = {}
         self.bots = BotDriver(self)
         self.writer = Writer(storage)
@@ -108,7 +184,9 @@ class Hub:
         """Bring back every table that was waiting or being played, and wake its bots."""
         self.writer.start()
         await self.bus.start(self._notice, self._present_pairs)
-        ids = await anyio.to_thread.run_sync(self.storage.ids, [WAITING, PLAYING])
+        ids = await anyio.to_thread.run_sync(
+            self.storage.ids, [WAITING, PLAYING], self.waiting_since()
+        )
         for table_id in ids:
             try:
                 table = await self.get(table_id)
@@ -119,6 +197,21 @@ class Hub:
             self.bots.kick(table)
         if self.bus.shared:
             self._spawn(self._watch())
+        self._spawn(self._sweep())
+
+    def waiting_since(self) -> float:
+        """Waiting tables made before this have expired."""
+        return time.time() - self.waiting_seconds
+
+    def expired(self, table: LiveTable) -> bool:
+        return table.status == WAITING and table.created <= self.waiting_since()
+
+    def _expired_refusal(self) -> Refused:
+        return Refused(
+            410,
+            f"this table waited {self.waiting_seconds / 3600:g} h for its players and has closed:"
+            " start a new one",
+        )
 
     async def stop(self) -> None:
         self.closing = True
@@ -139,7 +232,7 @@ class Hub:
         which is `Conflict`) is a clear 503 with nothing applied, never a server error."""
         try:
             return await anyio.to_thread.run_sync(call, *args)
-        except (Conflict, Refused):
+        except (Conflict, Refused, IntegrityError):
             raise
         except Exception as error:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
@@ -161,7 +254,12 @@ class Hub:
                 continue
             if kind == "presence":
                 self._spawn(self._refresh_presence(table))
-            elif kind == "moves" and data is not None and not table.behind:
+                continue
+            if kind in ("chat", "resync"):
+                self._spawn(self.chat_catch_up(table))
+                if kind == "chat":
+                    continue
+            if kind == "moves" and data is not None and not table.behind:
                 self._spawn(self._take_moves(table, data))
             elif not table.behind:
                 table.behind = True
@@ -169,15 +267,18 @@ class Hub:
 
     async def _take_moves(self, table: LiveTable, data: dict[str, Any]) -> None:
         """The entries another process just committed, carried by its notice: applied at once
-        when they follow this copy's last entry, else read from the database."""
+        when they follow this copy's last entry (and no clock ran out), else read from the
+        database."""
         async with table.lock:
             try:
-                start, entries, version = int(data["start"]), list(data["entries"]), data["version"]
+                start, entries = int(data["start"]), list(data["entries"])
+                version, deadline = data["version"], data.get("deadline")
+                mover, timeouts = data.get("mover"), int(data.get("timeouts") or 0)
             except (KeyError, TypeError, ValueError):
-                start, entries, version = -1, [], None
-            if start != table.at or table.behind:
-                if start < table.at:
-                    return  # already taken (from the database)
+                start, entries, version, deadline, mover, timeouts = -1, [], None, None, None, 0
+            if start < table.at and start >= 0:
+                return  # already taken (from the database)
+            if start != table.at or table.behind or timeouts:
                 await self._catch_up(table)
                 return
             stamped = self._apply_entries(table, entries)
@@ -186,23 +287,35 @@ class Hub:
                 return
             table.status = FINISHED if table.state.is_terminal else PLAYING
             table.updated = time.time()
+            table.deadline = deadline if isinstance(deadline, (int, float)) else None
+            if isinstance(mover, int) and 0 <= mover < table.players:
+                table.seats[mover].timeouts = 0
             if isinstance(version, int) and version == table.version + 1:
                 table.version = version  # else the next look at the database catches up
             table.broadcast(stamped)
             self.bots.kick(table)
 
     def _apply_entries(
-        self, table: LiveTable, entries: list[dict[str, Any]]
+        self,
+        table: LiveTable,
+        entries: list[dict[str, Any]],
+        timed_out: dict[int, int] | None = None,
     ) -> list[tuple[int, Event]] | None:
-        """Apply stored entries through the rules; None (and nothing changed) if one fails."""
+        """Apply stored entries through the rules; None (and nothing changed) if one fails.
+        A seat in `timed_out` had its turn played by the clock: its move says so."""
+        timed_out = dict(timed_out or {})
         state = table.state.clone()
         stamped: list[tuple[int, Event]] = []
         for raw in entries:
+            mover = raw.get("player")
             try:
                 events = apply_entry(state, raw)
             except (ValueError, IllegalAction) as error:
                 log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
                 return None
+            if mover in timed_out:
+                strikes = timed_out.pop(mover)
+                events = [clock_event(mover, strikes), *events]
             stamped.extend((len(state.history), e) for e in events)
         table.state = state
         table.at += len(entries)
@@ -227,7 +340,7 @@ class Hub:
         """Make sure a table is as new as the database (several processes only)."""
         if not self.bus.shared:
             return
-        versions = await self._store(self.storage.versions, [table.id])
+        versions = await anyio.to_thread.run_sync(self.storage.versions, [table.id])
         if versions.get(table.id, table.version) != table.version:
             await self.refresh(table)
 
@@ -243,16 +356,24 @@ class Hub:
         row, entries = found
         if row.version == table.version and not entries:
             return
+        # a seat whose count of run-out clocks went up: a bot played its turn for the clock
+        timed_out = {
+            r.seat: r.timeouts
+            for r in row.seats
+            if r.timeouts > table.seats[r.seat].timeouts and table.seats[r.seat].kind == HUMAN
+        }
         seats_changed = self._take_seats(table, row.seats)
         stamped: list[tuple[int, Event]] = []
         if entries:
-            applied = self._apply_entries(table, entries)
+            applied = self._apply_entries(table, entries, timed_out)
             if applied is None:
                 return
             stamped = applied
         changed = seats_changed or row.status != table.status or row.next_id != table.next_id
         table.status, table.next_id = row.status, row.next_id
         table.updated, table.version = row.updated, row.version
+        changed = changed or row.deadline != table.deadline
+        table.deadline, table.host_hash = row.deadline, row.host_hash
         if stamped:
             table.broadcast(stamped)
         elif changed:
@@ -265,15 +386,20 @@ class Hub:
             place = table.seats[row.seat]
             if row.retired_hash is not None:
                 table.retired[row.retired_hash] = row.seat
+            place.timeouts = row.timeouts
             now = (row.kind, row.level, row.name, row.token_hash)
             if now == (place.kind, place.level, place.name, place.token_hash):
                 continue
             changed = True
             became_bot = row.kind == BOT and place.kind != BOT
+            removed = row.kind == HUMAN and row.token_hash is None and place.token_hash is not None
             place.kind, place.level, place.name, place.token_hash = now
             if became_bot:
                 place.bot = None
-                self._to_spectators(table, row.seat, row.level or "")
+                self._to_spectators(table, row.seat, bot_reason(row.seat, row.level or ""))
+            elif removed:
+                table.presence.pop(row.seat, None)
+                self._to_spectators(table, row.seat, removed_reason(row.seat))
         self.bots.seat_bots(table)
         return changed
 
@@ -315,19 +441,36 @@ class Hub:
 
     # --- tables ----------------------------------------------------------------------------
     async def get(self, table_id: str) -> LiveTable:
+        """The live table; 404 when there is none, 410 when it waited too long for players."""
         table = self.tables.get(table_id)
         if table is not None:
+            if self.expired(table):
+                self._close_expired(table)
+                raise self._expired_refusal()
             return table
         async with self._loading:
             table = self.tables.get(table_id)
             if table is not None:
                 return table
-            found = await self._store(self.storage.load, table_id)
+            found = await anyio.to_thread.run_sync(self.storage.load, table_id)
             if found is None:
                 raise Refused(404, f"there is no table {table_id!r}")
             table = self._restore(*found)
+            if self.expired(table):
+                raise self._expired_refusal()
+            rows = await anyio.to_thread.run_sync(self.storage.chat_since, table_id, 0)
+            table.chat = [chat_message(r) for r in rows]
             self.tables[table_id] = table
             return table
+
+    def _close_expired(self, table: LiveTable) -> None:
+        """An expired waiting table leaves memory; whoever watches it is told and let go."""
+        self.tables.pop(table.id, None)
+        refusal = self._expired_refusal()
+        for conn in list(table.connections):
+            conn.push({"type": "error", "status": 410, "reason": refusal.reason, "fatal": True})
+            conn.push(None)
+        table.connections.clear()
 
     def _restore(self, row: TableRow, entries: list[dict[str, Any]]) -> LiveTable:
         try:
@@ -357,7 +500,13 @@ class Hub:
             version=row.version,
             at=len(entries),
             away_limit=self.away_seconds,
+            listed=row.listed,
+            host_hash=row.host_hash,
+            clock=row.clock,
+            deadline=row.deadline,
         )
+        for s in row.seats:
+            table.seats[s.seat].timeouts = s.timeouts
         table.retired = {s.retired_hash: s.seat for s in row.seats if s.retired_hash}
         table.events = [(i + 1, e) for i, (_, events) in enumerate(steps) for e in events]
         self.bots.seat_bots(table)
@@ -375,7 +524,12 @@ class Hub:
         return random.Random(f"{self.seed}/{table_id}/chance/{at}")
 
     def _play_chance(
-        self, table_id: str, at: int, state: State[Any, Any], events: list[Event]
+        self,
+        table_id: str,
+        at: int,
+        state: State[Any, Any],
+        events: list[Event],
+        table: LiveTable | None = None,
     ) -> tuple[list[tuple[int, Event]], list[dict[str, Any]], Deal]:
         """Draw the chance outcomes that follow a move; the new entries and where they lead."""
         rng = self._chance_rng(table_id, at)
@@ -389,7 +543,15 @@ class Hub:
         entries = [entry_to_json(game, cast(Any, e)) for e in state.history[at:]]
         status = FINISHED if state.is_terminal else PLAYING
         to_move = None if state.is_terminal else state.to_move
-        return stamped, entries, Deal(entries, status, state.winners(), to_move)
+        deadline = None
+        if (
+            table is not None
+            and table.clock is not None
+            and to_move is not None
+            and table.seats[to_move].kind == HUMAN
+        ):
+            deadline = time.time() + table.clock
+        return stamped, entries, Deal(entries, status, state.winners(), to_move, deadline)
 
     async def create(self, spec: TableSpec) -> LiveTable:
         try:
@@ -418,27 +580,51 @@ class Hub:
         for s in spec.bots:
             if not 0 <= s < players:
                 raise Refused(422, f"there is no seat {s} for a bot with {players} players")
+        address = address_hash(spec.address) if spec.address is not None else None
+        if address is not None and any(s.kind == HUMAN for s in seats):
+            waiting = await anyio.to_thread.run_sync(
+                self.storage.waiting_from, address, self.waiting_since()
+            )
+            if waiting >= self.waiting_per_address:
+                raise Refused(
+                    429,
+                    f"{waiting} tables opened from your address are still waiting for players "
+                    f"({self.waiting_per_address} at most): start a game at one of them, or let "
+                    f"one expire ({self.waiting_seconds / 3600:g} h)",
+                )
         now = time.time()
-        table_id = new_id()
         stamped: list[tuple[int, Event]] = []
         deal = None
-        if all(s.kind == BOT for s in seats):  # nobody to wait for: it starts as it is made
-            state = state.clone()
-            stamped, _, deal = self._play_chance(table_id, 0, state, [])
-        row = TableRow(
-            table_id,
-            game.name,
-            players,
-            options,
-            WAITING,
-            0,
-            [],
-            now,
-            now,
-            None,
-            [SeatRow(s.seat, s.kind, s.level, s.name, None) for s in seats],
-        )
-        version = await self._store(self.storage.create, row, deal)
+        for _ in range(20):
+            table_id = new_id(self._ids)
+            if all(s.kind == BOT for s in seats):  # nobody to wait for: it starts as it is made
+                begun = state.clone()
+                stamped, _, deal = self._play_chance(table_id, 0, begun, [])
+            row = TableRow(
+                table_id,
+                game.name,
+                players,
+                options,
+                WAITING,
+                0,
+                [],
+                now,
+                now,
+                None,
+                [SeatRow(s.seat, s.kind, s.level, s.name, None) for s in seats],
+                listed=spec.listed,
+                address=address,
+                clock=spec.clock,
+            )
+            try:
+                version = await self._store(self.storage.create, row, deal)
+                break
+            except IntegrityError:  # the id is taken (a seeded server that started again)
+                continue
+        else:
+            raise Refused(503, "could not find a free table id: try again")
+        if deal is not None:
+            state = begun
         table = LiveTable(
             id=table_id,
             game=game,
@@ -454,6 +640,8 @@ class Hub:
             at=len(state.history),
             events=stamped,
             away_limit=self.away_seconds,
+            listed=spec.listed,
+            clock=spec.clock,
         )
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
@@ -467,7 +655,7 @@ class Hub:
             if table.status != WAITING or table.free_seats():
                 return
             state = table.state.clone()
-            stamped, _, deal = self._play_chance(table.id, table.at, state, [])
+            stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
                 version = await self._store(self.storage.begin, table.id, deal)
             except Conflict:
@@ -476,11 +664,13 @@ class Hub:
             except Refused as refused:  # the next sweep (or start) tries again
                 log.error("table %s could not be dealt: %s", table.id, refused.reason)
                 return
-            self._made_current(table, state, stamped, deal.status, version)
+            self._made_current(table, state, stamped, deal, version)
             log.info("table %s had every seat taken but no deal: dealt now", table.id)
         await self.bus.publish(table.id, "moves")
 
-    async def join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(
+        self, table: LiveTable, name: str, seat: int | None, host: bool = False
+    ) -> tuple[int, str]:
         """Seat `name` (at `seat`, or the first free seat) and hand back the secret token.
 
         The seat that fills the table is stored together with the deal: no kill in between
@@ -488,7 +678,7 @@ class Hub:
         on another process at the same moment only means the next free one."""
         for _ in range(table.players):
             try:
-                return await self._join(table, name, seat)
+                return await self._join(table, name, seat, host)
             except Conflict:
                 if seat is not None:
                     raise Refused(
@@ -496,8 +686,12 @@ class Hub:
                     ) from None
         raise Refused(409, "every seat at this table is taken: you can watch")
 
-    async def _join(self, table: LiveTable, name: str, seat: int | None) -> tuple[int, str]:
+    async def _join(
+        self, table: LiveTable, name: str, seat: int | None, host: bool
+    ) -> tuple[int, str]:
         async with table.lock:
+            if self.expired(table):
+                raise self._expired_refusal()
             if self.bus.shared:
                 await self._catch_up(table)
             free = table.free_seats()
@@ -511,7 +705,7 @@ class Hub:
                 who = table.seats[seat]
                 taken = "a bot" if who.kind == BOT else who.name
                 raise Refused(409, f"seat {seat} is taken by {taken}: free seats are {free}")
-            if any(s.name == name for s in table.seats):
+            if table.named(name):
                 raise Refused(409, f"someone at this table is already called {name!r}")
             token = secrets.token_urlsafe(24)
             hashed = token_hash(token)
@@ -520,21 +714,23 @@ class Hub:
             deal = None
             if free == [seat] and table.status == WAITING:
                 state = table.state.clone()
-                stamped, _, deal = self._play_chance(table.id, table.at, state, [])
+                stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
                 version, dealt = await self._store(
-                    self.storage.claim_seat, table.id, seat, name, hashed, deal
+                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
             except Conflict:
                 await self._catch_up(table)
                 raise
             place = table.seats[seat]
             place.name, place.token_hash = name, hashed
+            if host:
+                table.host_hash = hashed
             # away until their page connects
             table.presence[seat] = Presence(False, time.time())
             await self.bus.present(table.id, seat, False)
             if dealt and state is not None and deal is not None:
-                self._made_current(table, state, stamped, deal.status, version)
+                self._made_current(table, state, stamped, deal, version)
             else:
                 table.version = version
                 table.broadcast_meta()
@@ -578,14 +774,18 @@ class Hub:
                 events = state.apply(move, seat=seat)
             except IllegalAction as error:
                 raise Refused(409, str(error)) from None
+            # a person who moves in time starts their count of run-out clocks again
+            person = table.seats[seat].kind == HUMAN
             start = table.at
             try:
-                notice = await self._commit(table, state, events)
+                notice = await self._commit(table, state, events, seat if person else None, 0)
             except Refused as refused:
                 # lost a race to a process that stored this very move (sent twice): done
                 if refused.status == 409 and self._stored_at(table, seat, action, start):
                     return
                 raise
+            if person:
+                table.seats[seat].timeouts = 0
         await self.bus.publish(table.id, "moves", notice)
         if table.status == FINISHED:
             self._forget_idle()
@@ -605,15 +805,28 @@ class Hub:
         return bool(table.game.action_to_json(entry.action) == wanted)
 
     async def _commit(
-        self, table: LiveTable, state: State[Any, Any], events: list[Event]
+        self,
+        table: LiveTable,
+        state: State[Any, Any],
+        events: list[Event],
+        mover: int | None = None,
+        timeouts: int = 0,
     ) -> dict[str, Any]:
         """Draw the chance outcomes that follow, store the new entries, then make it current;
-        gives the notice that tells the other processes."""
+        gives the notice that tells the other processes (it carries the new entries)."""
         start = table.at
-        stamped, entries, deal = self._play_chance(table.id, table.at, state, events)
+        stamped, entries, deal = self._play_chance(table.id, table.at, state, events, table)
         try:
             version = await self.writer.append(
-                table.id, table.at, entries, deal.status, deal.winners, deal.to_move
+                table.id,
+                table.at,
+                entries,
+                deal.status,
+                deal.winners,
+                deal.to_move,
+                deal.deadline,
+                mover,
+                timeouts,
             )
         except Conflict as error:
             await self._catch_up(table)
@@ -623,20 +836,28 @@ class Hub:
         except Exception as error:
             log.error("table %s: storing a move failed: %s", table.id, error)
             raise Refused(503, "the move could not be stored: nothing was applied") from None
-        self._made_current(table, state, stamped, deal.status, version)
-        return {"start": start, "entries": entries, "version": version}
+        self._made_current(table, state, stamped, deal, version)
+        return {
+            "start": start,
+            "entries": entries,
+            "version": version,
+            "deadline": deal.deadline,
+            "mover": mover,
+            "timeouts": timeouts,
+        }
 
     def _made_current(
         self,
         table: LiveTable,
         state: State[Any, Any],
         stamped: list[tuple[int, Event]],
-        status: str,
+        deal: Deal,
         version: int,
     ) -> None:
         table.state = state
         table.at = len(state.history)
-        table.status = status
+        table.status = deal.status
+        table.deadline = deal.deadline
         table.version = version
         table.updated = time.time()
         table.events.extend(stamped)
@@ -689,29 +910,76 @@ class Hub:
                         f"{who} has been away for {away:.0f} s: their seat can be given to a bot "
                         f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
                     )
+            await self._give_to_bot(table, seat, level)
+        await self.bus.publish(table.id, "seats")
+
+    async def _give_to_bot(self, table: LiveTable, seat: int, level: str) -> None:
+        """Store and make current a bot taking over a person's seat (the table's lock is held)."""
+        place = table.seats[seat]
+        old = place.token_hash
+        assert old is not None
+        try:
+            version = await anyio.to_thread.run_sync(
+                self.storage.hand_to_bot, table.id, seat, level, old
+            )
+        except Conflict as error:
+            await self._catch_up(table)
+            raise Refused(409, str(error)) from None
+        place.kind, place.level, place.token_hash = BOT, level, None
+        place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
+        table.retired[old] = seat
+        table.presence.pop(seat, None)
+        if table.state.to_move == seat:
+            table.deadline = None
+        table.version = version
+        table.updated = time.time()
+        self._to_spectators(table, seat, bot_reason(seat, level))
+        table.broadcast_meta()
+        self.bots.kick(table)
+
+    async def remove(self, table: LiveTable, token: str | None, seat: int) -> None:
+        """The host sends someone away from the waiting room: the seat is free again, the
+        removed token stops working and its connections watch."""
+        async with table.lock:
+            if self.bus.shared:
+                await self._catch_up(table)
+            if not table.is_host(token):
+                raise Refused(403, "only the host (who made this table) can remove someone from it")
+            if not 0 <= seat < table.players:
+                raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
+            if table.status != WAITING:
+                raise Refused(
+                    409,
+                    "the game has started: nobody can be removed now (a player who is away can "
+                    "be given to a bot)",
+                )
+            place = table.seats[seat]
+            if place.kind == BOT:
+                raise Refused(409, f"seat {seat} is a bot's: there is nobody to remove")
+            if place.token_hash is None:
+                raise Refused(409, f"seat {seat} is free: there is nobody to remove")
+            if place.token_hash == table.host_hash:
+                raise Refused(409, "you cannot remove yourself: you are the host")
             old = place.token_hash
             try:
-                version = await self._store(self.storage.hand_to_bot, table.id, seat, level, old)
+                version = await anyio.to_thread.run_sync(
+                    self.storage.remove_seat, table.id, seat, old
+                )
             except Conflict as error:
                 await self._catch_up(table)
-                raise Refused(409, str(error)) from None
-            place.kind, place.level, place.token_hash = BOT, level, None
-            place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
+                raise Refused(409, f"{error}: nothing was changed") from None
+            place.name, place.token_hash = None, None
             table.retired[old] = seat
             table.presence.pop(seat, None)
             table.version = version
             table.updated = time.time()
-            self._to_spectators(table, seat, level)
+            self._to_spectators(table, seat, removed_reason(seat))
             table.broadcast_meta()
-            self.bots.kick(table)
+        await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
 
-    def _to_spectators(self, table: LiveTable, seat: int, level: str) -> None:
-        notice = {
-            "type": "seat",
-            "seat": None,
-            "reason": f"a {level} bot now plays seat {seat}: you are watching",
-        }
+    def _to_spectators(self, table: LiveTable, seat: int, reason: str) -> None:
+        notice = {"type": "seat", "seat": None, "reason": reason}
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None
@@ -728,9 +996,18 @@ class Hub:
                 await self._catch_up(table)
             if table.next_id is None:
                 bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
-                spec = TableSpec(table.game.name, table.players, table.options, bots)
+                spec = TableSpec(
+                    table.game.name,
+                    table.players,
+                    table.options,
+                    bots,
+                    listed=table.listed,
+                    clock=table.clock,
+                )
                 nxt = await self.create(spec)
-                table.version = await self._store(self.storage.set_next, table.id, nxt.id)
+                table.version = await anyio.to_thread.run_sync(
+                    self.storage.set_next, table.id, nxt.id
+                )
                 table.next_id = nxt.id
                 table.broadcast_meta()
                 await self.bus.publish(table.id, "seats")
@@ -739,7 +1016,8 @@ class Hub:
         if mine is not None:
             raise Refused(409, f"{name} already sits at the next table")
         free = nxt.free_seats()
-        new_seat, token = await self.join(nxt, name, seat if seat in free else None)
+        host = nxt.host_hash is None and not any(s.token_hash for s in nxt.seats)
+        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host)
         return nxt, new_seat, token
 
     async def seat_for(self, table: LiveTable, token: str | None) -> int | None:
@@ -752,21 +1030,129 @@ class Hub:
             seat = table.seat_of(token)
         if seat is None:
             retired = table.retired_seat(token)
-            if retired is not None:
+            if retired is not None and table.seats[retired].kind == BOT:
                 raise Refused(
                     403, f"a bot now plays seat {retired}: this token no longer acts for it"
+                )
+            if retired is not None:
+                raise Refused(
+                    403,
+                    f"the host removed this token's player from seat {retired}: it no longer "
+                    "acts at this table",
                 )
             raise Refused(403, "this seat token does not belong to this table")
         return seat
 
+    # --- chat ----------------------------------------------------------------------------
+    async def chat(self, table: LiveTable, conn: Connection, raw: Any) -> None:
+        """Store one chat line from a connection and tell every connection, here and elsewhere."""
+        text = chat_text(raw)
+        who = f"seat{conn.seat}" if conn.seat is not None else f"watch{conn.key}"
+        limit, window = CHAT_RATE
+        wait = await self.bus.hit(f"chat:{table.id}:{who}", limit, window)
+        if wait is not None:
+            raise Refused(
+                429,
+                f"at most {limit} messages in {window:g} s: wait {max(wait, 0.1):.1f} s",
+            )
+        if conn.seat is not None:
+            name = table.seats[conn.seat].name or f"Seat {conn.seat}"
+        else:
+            name = conn.name or "Spectator"
+        for _ in range(10):
+            try:
+                await anyio.to_thread.run_sync(
+                    self.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_LIMIT
+                )
+                break
+            except Conflict:  # another process wrote the same line number first
+                continue
+            except ChatFull as error:
+                raise Refused(429, str(error)) from None
+        else:
+            raise Refused(503, "the message could not be stored: try again")
+        await self.chat_catch_up(table)
+        await self.bus.publish(table.id, "chat")
+
+    async def chat_catch_up(self, table: LiveTable) -> None:
+        """Tell this process's connections every chat line stored since, in order."""
+        async with table.chat_lock:
+            try:
+                rows = await anyio.to_thread.run_sync(
+                    self.storage.chat_since, table.id, len(table.chat)
+                )
+            except Exception as error:
+                log.warning("could not read the chat of table %s: %s", table.id, error)
+                return
+            table.push_chat([chat_message(r) for r in rows])
+
+    # --- the turn clock and expired tables ------------------------------------------------------
+    async def _sweep(self) -> None:
+        """Play the turns whose clock ran out and let expired waiting tables go. Every process
+        looks; a lease on the bus makes exactly one of them play each overdue turn."""
+        while not self.closing:
+            await asyncio.sleep(self.tick)
+            try:
+                for table in list(self.tables.values()):
+                    if self.expired(table):
+                        self._close_expired(table)
+                overdue = await anyio.to_thread.run_sync(self.storage.overdue, time.time())
+                for table_id in overdue:
+                    lease = f"clock:{table_id}"
+                    if not await self.bus.acquire(lease):
+                        continue
+                    try:
+                        table = await self.get(table_id)
+                        await self._clock_ran_out(table)
+                    finally:
+                        await self.bus.release(lease)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("the turn clock sweep failed: %s", error)
+
+    async def _clock_ran_out(self, table: LiveTable) -> None:
+        """A `medium` bot plays the turn of the seat whose time ran out; after two turns in a
+        row, it plays the seat for good."""
+        async with table.lock:
+            await self._catch_up(table)
+            seat = table.state.to_move
+            if (
+                table.status != PLAYING
+                or seat is None
+                or table.deadline is None
+                or table.deadline > time.time()
+                or table.seats[seat].kind != HUMAN
+            ):
+                return
+            place = table.seats[seat]
+            view = table.state.view(seat)
+            legal = table.state.legal_actions()
+            bot = make_bot(table.game, TAKEOVER_LEVEL, self.seed_for(table.id, 1000 + table.at))
+            action = await anyio.to_thread.run_sync(bot.choose, view, legal)
+            state = table.state.clone()
+            events = state.apply(action, seat=seat)
+            strikes = place.timeouts + 1
+            await self._commit(table, state, [clock_event(seat, strikes), *events], seat, strikes)
+            place.timeouts = strikes
+            log.info("table %s: seat %s ran out of time (%s in a row)", table.id, seat, strikes)
+            if strikes >= CLOCK_STRIKES and place.kind == HUMAN and place.token_hash is not None:
+                await self._give_to_bot(table, seat, TAKEOVER_LEVEL)
+        await self.bus.publish(table.id, "moves")
+
     # --- connections -----------------------------------------------------------------------
-    async def connect(self, table: LiveTable, seat: int | None) -> Connection:
+    async def connect(
+        self, table: LiveTable, seat: int | None, name: str | None = None
+    ) -> Connection:
         if len(table.connections) >= CONNECTION_LIMIT:
             raise Refused(429, f"this table already has {CONNECTION_LIMIT} connections")
-        conn = Connection(seat)
+        if name is not None and table.named(name):
+            raise Refused(409, f"a player at this table is called {name!r}: pick another name")
+        conn = Connection(seat, name)
         first = seat is not None and not table.local_count(seat)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True))
+        conn.push(table.chat_history())
         table.broadcast_meta()
         if first and seat is not None:
             await self.bus.present(table.id, seat, True)
@@ -802,3 +1188,23 @@ class Hub:
         idle.sort(key=lambda t: t.updated)
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
+
+
+def clock_event(seat: int, strikes: int) -> Event:
+    return Event(
+        CLOCK_EVENT,
+        {
+            "seat": seat,
+            "timeouts": strikes,
+            "level": TAKEOVER_LEVEL,
+            "handed": strikes >= CLOCK_STRIKES,
+        },
+    )
+
+
+def bot_reason(seat: int, level: str) -> str:
+    return f"a {level} bot now plays seat {seat}: you are watching"
+
+
+def removed_reason(seat: int) -> str:
+    return f"the host removed you from seat {seat}: you are watching (join again with the link)"

@@ -26,6 +26,8 @@ BOT = "bot"
 #: seconds a player must have been away (no open connection) before others may give their seat
 #: to a bot; a player may always give their own seat
 AWAY_SECONDS = 60.0
+#: chat lines a connection gets when it opens (the whole chat: `GET /api/tables/{id}/chat`)
+CHAT_HISTORY = 100
 
 
 def token_hash(token: str) -> str:
@@ -40,6 +42,8 @@ class Seat:
     name: str | None = None
     token_hash: str | None = None
     bot: Bot | None = None
+    #: turns in a row its clock ran out
+    timeouts: int = 0
 
     @property
     def taken(self) -> bool:
@@ -79,6 +83,16 @@ class LiveTable:
     away_limit: float = AWAY_SECONDS
     #: token hash -> the seat it held before a bot took over (a clearer refusal)
     retired: dict[str, int] = field(default_factory=dict)
+    #: shown in the lobby; otherwise reachable by its invite link only
+    listed: bool = False
+    #: the creator's seat token hash: they may remove people from the waiting room
+    host_hash: str | None = None
+    #: seconds per turn (None: no clock) and when the running clock runs out
+    clock: int | None = None
+    deadline: float | None = None
+    #: every chat message so far, in order (the "chat" message of each)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -88,6 +102,37 @@ class LiveTable:
             if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, wanted):
                 return seat.seat
         return None
+
+    def named(self, name: str) -> bool:
+        """Someone at the table already has this name (whatever its case)."""
+        wanted = name.casefold()
+        return any(s.name is not None and s.name.casefold() == wanted for s in self.seats)
+
+    def host_seat(self) -> int | None:
+        """The seat the host sits at (None: no host, or they gave their seat away)."""
+        if self.host_hash is None:
+            return None
+        return next((s.seat for s in self.seats if s.token_hash == self.host_hash), None)
+
+    def is_host(self, token: str | None) -> bool:
+        if not token or self.host_hash is None:
+            return False
+        return secrets.compare_digest(self.host_hash, token_hash(token))
+
+    def clock_meta(self) -> dict[str, Any]:
+        """The turn clock: seconds per turn, and whose clock runs until when."""
+        seat = self.state.to_move if self.status == PLAYING else None
+        running = (
+            self.deadline is not None
+            and seat is not None
+            and self.seats[seat].kind == HUMAN
+            and self.clock is not None
+        )
+        return {
+            "seconds": self.clock,
+            "deadline": self.deadline if running else None,
+            "seat": seat if running else None,
+        }
 
     def retired_seat(self, token: str) -> int | None:
         """The seat a token held before it was given to a bot."""
@@ -129,6 +174,9 @@ class LiveTable:
             "next": self.next_id,
             "created": self.created,
             "has_page": self.web.has_page,
+            "listed": self.listed,
+            "host": self.host_seat(),
+            "clock": self.clock_meta(),
         }
 
     def _seat_meta(self, s: Seat) -> dict[str, Any]:
@@ -159,7 +207,7 @@ class LiveTable:
         controls = None
         if self.status == PLAYING and seat is not None and state.to_move == seat:
             controls = self.web.controls(view, state.legal_actions())
-        describe = self.game.describe
+        describe = self.describe
         return {
             "type": "update",
             "at": self.at,
@@ -174,6 +222,22 @@ class LiveTable:
                 if e.visible_to(seat)
             ],
         }
+
+    def describe(self, event: Event, seat: int | None) -> str:
+        """The game narrates its own events; the server narrates its own (the clock)."""
+        if event.kind == CLOCK_EVENT:
+            return clock_text(event, seat)
+        return self.game.describe(event, seat)
+
+    def push_chat(self, messages: list[dict[str, Any]]) -> None:
+        for message in messages:
+            self.chat.append(message)
+            encoded = encode(message)
+            for conn in list(self.connections):
+                conn.push(encoded)
+
+    def chat_history(self) -> dict[str, Any]:
+        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:]}
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update; each seat's is built and encoded once."""
@@ -195,3 +259,18 @@ class LiveTable:
         message = encode({"type": "table", "table": self.meta()})
         for conn in list(self.connections):
             conn.push(message)
+
+
+#: the server's own event: a seat's turn clock ran out and a bot played the turn for it
+CLOCK_EVENT = "clock"
+
+
+def clock_text(event: Event, seat: int | None) -> str:
+    d = event.data
+    mine = seat is not None and d["seat"] == seat
+    who = "Your" if mine else f"Seat {d['seat']}'s"
+    text = f"{who} time ran out: a {d['level']} bot played {'your' if mine else 'the'} turn."
+    if d.get("handed"):
+        whose = "your" if mine else "the"
+        text += f" Two turns in a row: a {d['level']} bot plays {whose} seat from now on."
+    return text

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from campfire.kernel import games
 from campfire.server.hub import Refused
 
 #: the largest request body and WebSocket message accepted
@@ -33,8 +35,13 @@ class CreateBody(_Body):
         default_factory=dict, max_length=64
     )
     #: the creator's display name: they sit down at once (at `seat`, or the first free seat)
+    #: and are the table's host
     name: str | None = Field(None, max_length=200)
     seat: int | None = Field(None, ge=0, le=63)
+    #: shown in the lobby; by default a table is reachable by its invite link only
+    listed: StrictBool = False
+    #: seconds per turn (one of the server's clock choices); None: no clock
+    clock: StrictInt | None = None
 
 
 class JoinBody(_Body):
@@ -53,8 +60,17 @@ class BotBody(_Body):
     level: str | None = Field(None, max_length=40)
 
 
+#: names the tables use for something else: "You" in narration, seats and bots, bot levels
+RESERVED_NAME = re.compile(r"^(you|spectator|(seat|bot|player) ?\d+)$", re.IGNORECASE)
+
+
+def bot_level_names() -> set[str]:
+    return {level.casefold() for game in games().values() for level in game.bot_levels()}
+
+
 def display_name(raw: str) -> str:
-    """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long."""
+    """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long,
+    and not one the table uses for something else."""
     name = " ".join(raw.split())
     if not name:
         raise Refused(422, "a name cannot be empty")
@@ -62,6 +78,12 @@ def display_name(raw: str) -> str:
         raise Refused(422, f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
         raise Refused(422, "a name cannot hold control or invisible characters")
+    if RESERVED_NAME.match(name) or name.casefold() in bot_level_names():
+        raise Refused(
+            422,
+            f"{name!r} is reserved (it names a seat, a bot or a bot level at the table): "
+            "pick another name",
+        )
     return name
 
 
@@ -76,6 +98,12 @@ async def read_body(request: Request, model: type[ModelT]) -> ModelT:
     raw = await request.body()
     if not raw:
         raise Refused(400, "the request needs a JSON body")
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise Refused(
+            415,
+            f"the body must be sent as 'Content-Type: application/json', not {kind[:60]!r}",
+        )
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as error:

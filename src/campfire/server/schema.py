@@ -6,7 +6,7 @@ The layout itself is created and changed only by the migrations in `migrations/`
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import Boolean, Column, Float, Integer, MetaData, String, Table, Text
 
 WAITING = "waiting"
 PLAYING = "playing"
@@ -31,6 +31,15 @@ tables_t = Table(
     Column("version", Integer, nullable=False, default=0),
     # migration 0002: the seat to move (None between games and while waiting)
     Column("to_move", Integer, nullable=True),
+    # migration 0003: shown in the lobby (otherwise reachable by its invite link only)
+    Column("listed", Boolean, nullable=False, default=False),
+    # migration 0003: the creator's seat token hash (may remove people from the waiting room)
+    Column("host_hash", String(64), nullable=True),
+    # migration 0003: a hash of the address that opened it (bounds its waiting tables)
+    Column("address", String(64), nullable=True, index=True),
+    # migration 0003: seconds per turn (None: no clock) and when the running clock runs out
+    Column("clock", Integer, nullable=True),
+    Column("deadline", Float, nullable=True),
 )
 
 seats_t = Table(
@@ -44,6 +53,8 @@ seats_t = Table(
     Column("token_hash", String(64), nullable=True, unique=True),
     # migration 0002: the token hash that held the seat before a bot took it over
     Column("retired_hash", String(64), nullable=True),
+    # migration 0003: turns in a row the clock ran out on this seat
+    Column("timeouts", Integer, nullable=False, default=0),
 )
 
 moves_t = Table(
@@ -52,4 +63,16 @@ moves_t = Table(
     Column("table_id", String(32), primary_key=True),
     Column("idx", Integer, primary_key=True),
     Column("entry", Text, nullable=False),
+)
+
+#: migration 0003: what people said at a table (kept with the table, not in its record)
+chat_t = Table(
+    "campfire_chat",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
 )

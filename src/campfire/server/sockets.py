@@ -1,5 +1,5 @@
-"""The WebSocket of a table: hello with a seat token (or none, to watch), then moves, hand-overs
-and pings in; every change's update for this connection's seat out."""
+"""The WebSocket of a table: hello with a seat token (or none, to watch), then moves, hand-overs,
+chat and pings in; every change's update for this connection's seat, and the chat, out."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from campfire.server.connections import Connection
 from campfire.server.hub import Hub, Refused
 from campfire.server.live import LiveTable
-from campfire.server.requests import MESSAGE_LIMIT, ActBody, first_error
+from campfire.server.requests import MESSAGE_LIMIT, ActBody, display_name, first_error
 
 #: seconds a new WebSocket has to say hello
 HELLO_TIMEOUT = 10.0
@@ -28,8 +28,8 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
         await websocket.accept()
         try:
             table = await table_named(table_id)
-            seat = await _hello(websocket, table)
-            conn = await hub.connect(table, seat)
+            seat, name = await _hello(websocket, table)
+            conn = await hub.connect(table, seat, name)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -56,8 +56,12 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             if kind == "ping":
                 conn.push({"type": "pong", "id": ref})
                 return
+            if kind == "chat":
+                await hub.chat(table, conn, message.get("text"))
+                conn.push({"type": "ok", "id": ref})
+                return
             if kind not in ("act", "bot"):
-                raise Refused(422, f"unknown message type {kind!r} (types: act, bot, ping)")
+                raise Refused(422, f"unknown message type {kind!r} (types: act, bot, chat, ping)")
             if conn.seat is None:
                 raise Refused(403, "spectators watch: join a seat to play")
             if kind == "bot":
@@ -83,7 +87,8 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 {"type": "error", "id": ref, "status": refused.status, "reason": refused.reason}
             )
 
-    async def _hello(websocket: WebSocket, table: LiveTable) -> int | None:
+    async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
+        """The seat a hello's token holds (None: a spectator) and the name a spectator gave."""
         try:
             async with asyncio.timeout(HELLO_TIMEOUT):
                 message = await _receive(websocket)
@@ -96,7 +101,13 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
         token = message.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 100):
             raise Refused(422, "'token' must be your seat token, or null to watch")
-        return await hub.seat_for(table, token)
+        seat = await hub.seat_for(table, token)
+        raw = message.get("name")
+        if raw is None or seat is not None:
+            return seat, None
+        if not isinstance(raw, str) or len(raw) > 200:
+            raise Refused(422, "'name' must be the name you watch (and chat) under")
+        return seat, display_name(raw)
 
     async def _receive(websocket: WebSocket) -> Any:
         """The next JSON message; None when the socket closed. Refused messages get an error."""

@@ -27,6 +27,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -38,6 +39,7 @@ from campfire.server.schema import (
     FINISHED,
     PLAYING,
     WAITING,
+    chat_t,
     moves_t,
     seats_t,
     tables_t,
@@ -47,6 +49,7 @@ __all__ = [
     "FINISHED",
     "PLAYING",
     "WAITING",
+    "ChatRow",
     "Conflict",
     "Deal",
     "SeatRow",
@@ -60,6 +63,10 @@ class Conflict(Exception):
     """Someone else changed the same row first (a seat taken, an entry already written)."""
 
 
+class ChatFull(Exception):
+    """A table's chat holds as many messages as it may."""
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -68,6 +75,16 @@ class SeatRow:
     name: str | None
     token_hash: str | None
     retired_hash: str | None = None
+    timeouts: int = 0
+
+
+@dataclass
+class ChatRow:
+    idx: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
 
 
 @dataclass
@@ -85,6 +102,11 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     version: int = 0
     to_move: int | None = None
+    listed: bool = False
+    host_hash: str | None = None
+    address: str | None = None
+    clock: int | None = None
+    deadline: float | None = None
 
 
 @dataclass
@@ -95,6 +117,8 @@ class Deal:
     status: str
     winners: list[int]
     to_move: int | None
+    #: when the clock of the seat to move runs out (None: no clock runs)
+    deadline: float | None = None
 
 
 def engine_url(url: str) -> str:
@@ -165,6 +189,11 @@ class Storage:
                     next_id=row.next_id,
                     version=1,
                     to_move=row.to_move,
+                    listed=row.listed,
+                    host_hash=row.host_hash,
+                    address=row.address,
+                    clock=row.clock,
+                    deadline=row.deadline,
                 )
             )
             db.execute(
@@ -183,15 +212,20 @@ class Storage:
                 ],
             )
             if deal is not None:
-                return _write(
-                    db, row.id, 0, deal.entries, deal.status, deal.winners, deal.to_move, now
-                )
+                return _write(db, row.id, 0, deal, now=now)
         return 1
 
     def claim_seat(
-        self, table_id: str, seat: int, name: str, token_hash: str, deal: Deal | None = None
+        self,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        deal: Deal | None = None,
+        host: bool = False,
     ) -> tuple[int, bool]:
-        """Give a free human seat to `name`; Conflict when someone took it first.
+        """Give a free human seat to `name` (the table's host, with `host`); Conflict when
+        someone took it first.
 
         With `deal`, a seat that fills the table starts the game in the same transaction.
         Gives the table's new version and whether the game started."""
@@ -200,9 +234,13 @@ class Storage:
             taken = _change_seat(db, table_id, seat, None, name=name, token_hash=token_hash)
             if not taken:
                 raise Conflict(f"seat {seat} is already taken")
+            if host:
+                db.execute(
+                    update(tables_t).where(tables_t.c.id == table_id).values(host_hash=token_hash)
+                )
             if deal is None or not _full(db, table_id):
                 return version, False
-            version = _write(db, table_id, 0, deal.entries, deal.status, deal.winners, deal.to_move)
+            version = _write(db, table_id, 0, deal)
             return version, True
 
     def begin(self, table_id: str, deal: Deal) -> int:
@@ -211,7 +249,7 @@ class Storage:
             _bump(db, table_id)
             if not _full(db, table_id):
                 raise Conflict(f"table {table_id} still has free seats")
-            return _write(db, table_id, 0, deal.entries, deal.status, deal.winners, deal.to_move)
+            return _write(db, table_id, 0, deal)
 
     def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> int:
         """A bot of `level` takes over a person's seat and the seat token stops working;
@@ -230,6 +268,29 @@ class Storage:
             )
             if not handed:
                 raise Conflict(f"seat {seat} is no longer that player's")
+            # a bot's turn runs no clock
+            db.execute(
+                update(tables_t)
+                .where(and_(tables_t.c.id == table_id, tables_t.c.to_move == seat))
+                .values(deadline=None)
+            )
+            return version
+
+    def remove_seat(self, table_id: str, seat: int, token_hash: str) -> int:
+        """The host sends a person away from a waiting table: the seat is free again and the
+        token stops working; Conflict when the seat changed hands or the game started first."""
+        with self.engine.begin() as db:
+            version = _bump(db, table_id)
+            status = db.execute(
+                select(tables_t.c.status).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if status != WAITING:
+                raise Conflict("the game has started")
+            freed = _change_seat(
+                db, table_id, seat, token_hash, name=None, token_hash=None, retired_hash=token_hash
+            )
+            if not freed:
+                raise Conflict(f"seat {seat} is no longer that player's")
             return version
 
     def append(
@@ -240,14 +301,66 @@ class Storage:
         status: str,
         winners: Sequence[int],
         to_move: int | None = None,
+        deadline: float | None = None,
+        mover: int | None = None,
+        timeouts: int = 0,
     ) -> int:
-        """Write record entries `start...` and the table's new status in one transaction;
-        gives the table's new version."""
+        """Write record entries `start...` and the table's new status (and when the next turn's
+        clock runs out) in one transaction; `mover`'s count of clock timeouts in a row becomes
+        `timeouts`. Gives the table's new version."""
+        deal = Deal(list(entries), status, list(winners), to_move, deadline)
         try:
             with self.engine.begin() as db:
-                return _write(db, table_id, start, entries, status, winners, to_move)
+                version = _write(db, table_id, start, deal)
+                if mover is not None:
+                    db.execute(
+                        update(seats_t)
+                        .where(
+                            and_(
+                                seats_t.c.table_id == table_id,
+                                seats_t.c.seat == mover,
+                                seats_t.c.timeouts != timeouts,
+                            )
+                        )
+                        .values(timeouts=timeouts)
+                    )
+                return version
         except IntegrityError:
             raise Conflict(f"entry {start} of table {table_id} was already written") from None
+
+    # --- chat ------------------------------------------------------------------------------
+    def add_chat(
+        self, table_id: str, seat: int | None, name: str, text: str, at: float, limit: int
+    ) -> ChatRow:
+        """Append one chat line after the table's last; Conflict when another process wrote
+        the same line number first (the caller tries again), or the chat is full."""
+        try:
+            with self.engine.begin() as db:
+                last = db.execute(
+                    select(func.max(chat_t.c.idx)).where(chat_t.c.table_id == table_id)
+                ).scalar()
+                idx = 0 if last is None else int(last) + 1
+                if idx >= limit:
+                    raise ChatFull(f"this table's chat is full ({limit} messages)")
+                db.execute(
+                    insert(chat_t).values(
+                        table_id=table_id, idx=idx, seat=seat, name=name, text=text, at=at
+                    )
+                )
+                return ChatRow(idx, seat, name, text, at)
+        except IntegrityError:
+            raise Conflict("another message took that place") from None
+
+    def chat_since(self, table_id: str, start: int) -> list[ChatRow]:
+        with self.engine.connect() as db:
+            return [
+                ChatRow(r.idx, r.seat, r.name, r.text, r.at)
+                for r in db.execute(
+                    select(chat_t)
+                    .where(and_(chat_t.c.table_id == table_id, chat_t.c.idx >= start))
+                    .order_by(chat_t.c.idx)
+                )
+            ]
 
     def set_next(self, table_id: str, next_id: str) -> int:
         with self.engine.begin() as db:
@@ -257,7 +370,7 @@ class Storage:
 
     def delete(self, table_id: str) -> None:
         with self.engine.begin() as db:
-            for t in (moves_t, seats_t):
+            for t in (moves_t, seats_t, chat_t):
                 db.execute(delete(t).where(t.c.table_id == table_id))
             db.execute(delete(tables_t).where(tables_t.c.id == table_id))
 
@@ -349,23 +462,87 @@ class Storage:
             ids.extend(r.id for r in full)
         return ids
 
-    def ids(self, statuses: Sequence[str]) -> list[str]:
+    def ids(self, statuses: Sequence[str], waiting_since: float | None = None) -> list[str]:
+        """Tables of these statuses; waiting ones only if made after `waiting_since`."""
         with self.engine.connect() as db:
             rows = db.execute(
                 select(tables_t.c.id)
-                .where(tables_t.c.status.in_(list(statuses)))
+                .where(and_(tables_t.c.status.in_(list(statuses)), _not_expired(waiting_since)))
                 .order_by(tables_t.c.created)
             )
             return [r.id for r in rows]
 
-    def listing(self, status: str, limit: int) -> list[TableRow]:
-        """The most recently updated tables of one status, with their seats."""
+    def overdue(self, now: float) -> list[str]:
+        """Tables where a person's turn clock has run out."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(tables_t.c.id)
+                .join(
+                    seats_t,
+                    and_(seats_t.c.table_id == tables_t.c.id, seats_t.c.seat == tables_t.c.to_move),
+                )
+                .where(
+                    and_(
+                        tables_t.c.status == PLAYING,
+                        tables_t.c.deadline.is_not(None),
+                        tables_t.c.deadline <= now,
+                        seats_t.c.kind == "human",
+                    )
+                )
+            )
+            return [r.id for r in rows]
+
+    def waiting_from(self, address: str, waiting_since: float) -> int:
+        """How many unexpired tables opened from `address` still wait for players."""
+        with self.engine.connect() as db:
+            found = db.execute(
+                select(func.count())
+                .select_from(tables_t)
+                .where(
+                    and_(
+                        tables_t.c.address == address,
+                        tables_t.c.status == WAITING,
+                        tables_t.c.created > waiting_since,
+                    )
+                )
+            ).scalar_one()
+            return int(found)
+
+    def listed_count(self, status: str, waiting_since: float | None = None) -> int:
+        with self.engine.connect() as db:
+            found = db.execute(
+                select(func.count())
+                .select_from(tables_t)
+                .where(
+                    and_(
+                        tables_t.c.status == status,
+                        tables_t.c.listed.is_(True),
+                        _not_expired(waiting_since),
+                    )
+                )
+            ).scalar_one()
+            return int(found)
+
+    def listing(
+        self,
+        status: str,
+        limit: int,
+        offset: int = 0,
+        waiting_since: float | None = None,
+        listed_only: bool = False,
+    ) -> list[TableRow]:
+        """The most recently updated tables of one status (only those listed in the lobby
+        when `listed_only`; no waiting ones made before `waiting_since`), with their seats."""
+        wanted = [tables_t.c.status == status, _not_expired(waiting_since)]
+        if listed_only:
+            wanted.append(tables_t.c.listed.is_(True))
         with self.engine.connect() as db:
             rows = (
                 db.execute(
                     select(tables_t)
-                    .where(tables_t.c.status == status)
-                    .order_by(tables_t.c.updated.desc())
+                    .where(and_(*wanted))
+                    .order_by(tables_t.c.updated.desc(), tables_t.c.id)
+                    .offset(offset)
                     .limit(limit)
                 )
                 .mappings()
@@ -399,27 +576,33 @@ def _bump(db: Connection, table_id: str) -> int:
     return int(version)
 
 
+def _not_expired(waiting_since: float | None) -> Any:
+    """Every table but the waiting ones made before `waiting_since` (None: every table)."""
+    if waiting_since is None:
+        return tables_t.c.id.is_not(None)
+    return or_(tables_t.c.status != WAITING, tables_t.c.created > waiting_since)
+
+
 def _write(
     db: Connection,
     table_id: str,
     start: int,
-    entries: Sequence[dict[str, Any]],
-    status: str,
-    winners: Sequence[int],
-    to_move: int | None,
+    deal: Deal,
     now: float | None = None,
 ) -> int:
     """Entries `start...` and the new status, guarded by the table still being at `start`."""
+    entries = deal.entries
     version = db.execute(
         update(tables_t)
         .where(and_(tables_t.c.id == table_id, tables_t.c.moves == start))
         .values(
             moves=start + len(entries),
-            status=status,
-            winners=dumps(list(winners)),
+            status=deal.status,
+            winners=dumps(list(deal.winners)),
             updated=time.time() if now is None else now,
             version=tables_t.c.version + 1,
-            to_move=to_move,
+            to_move=deal.to_move,
+            deadline=deal.deadline,
         )
         .returning(tables_t.c.version)
     ).scalar()
@@ -486,11 +669,16 @@ def _table(row: Any) -> TableRow:
         next_id=row["next_id"],
         version=row["version"],
         to_move=row["to_move"],
+        listed=bool(row["listed"]),
+        host_hash=row["host_hash"],
+        address=row["address"],
+        clock=row["clock"],
+        deadline=row["deadline"],
     )
 
 
 def _seat(r: Any) -> SeatRow:
-    return SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash, r.retired_hash)
+    return SeatRow(r.seat, r.kind, r.level, r.name, r.token_hash, r.retired_hash, r.timeouts)
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

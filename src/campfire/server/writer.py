@@ -35,6 +35,9 @@ class _Append:
     status: str
     winners: Sequence[int]
     to_move: int | None
+    deadline: float | None
+    mover: int | None
+    timeouts: int
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[int]
 
@@ -49,8 +52,12 @@ class Writer:
         mark = "?" if storage.sqlite else "%s"
         self._update = (
             f"UPDATE campfire_tables SET moves = {mark}, status = {mark}, winners = {mark}, "
-            f"updated = {mark}, version = version + 1, to_move = {mark} "
+            f"updated = {mark}, version = version + 1, to_move = {mark}, deadline = {mark} "
             f"WHERE id = {mark} AND moves = {mark} RETURNING version"
+        )
+        self._timeouts = (
+            f"UPDATE campfire_seats SET timeouts = {mark} "
+            f"WHERE table_id = {mark} AND seat = {mark} AND timeouts != {mark}"
         )
         self._insert = (
             f"INSERT INTO campfire_moves (table_id, idx, entry) VALUES ({mark}, {mark}, {mark})"
@@ -74,12 +81,30 @@ class Writer:
         status: str,
         winners: Sequence[int],
         to_move: int | None,
+        deadline: float | None = None,
+        mover: int | None = None,
+        timeouts: int = 0,
     ) -> int:
-        """Store entries `start...` and the table's new status; the table's new version once
-        committed, `Conflict` when the table is no longer at `start`."""
+        """Store entries `start...`, the table's new status and when the next turn's clock runs
+        out (`mover`'s count of run-out clocks in a row becomes `timeouts`); the table's new
+        version once committed, `Conflict` when the table is no longer at `start`."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
-        self._queue.put(_Append(table_id, start, entries, status, winners, to_move, loop, future))
+        self._queue.put(
+            _Append(
+                table_id,
+                start,
+                entries,
+                status,
+                winners,
+                to_move,
+                deadline,
+                mover,
+                timeouts,
+                loop,
+                future,
+            )
+        )
         return await future
 
     # --- the writer thread -----------------------------------------------------------------
@@ -152,6 +177,7 @@ class Writer:
                         dumps(list(item.winners)),
                         now,
                         item.to_move,
+                        item.deadline,
                         item.table_id,
                         item.start,
                     ),
@@ -169,6 +195,10 @@ class Writer:
                     cursor.execute(self._insert, rows_in[0])
                 elif rows_in:
                     cursor.executemany(self._insert, rows_in)
+                if item.mover is not None:
+                    cursor.execute(
+                        self._timeouts, (item.timeouts, item.table_id, item.mover, item.timeouts)
+                    )
                 results.append(int(rows[0][0]))
             connection.commit()
         except BaseException:
