@@ -378,6 +378,7 @@ def create_app(
             raise Refused(422, f"step must be between 0 and {total}, not {step}")
         state = await asyncio.to_thread(record.replay, step)
         public = state.view(None)
+        await hub.chat_catch_up(table)
         return {
             "step": step,
             "steps": total,
@@ -395,6 +396,8 @@ def create_app(
             "public": public.to_json(),
             "extras": table.web.extras(public),
             "table": table.meta(),
+            # the table talk, kept beside the game (not part of its record)
+            "chat": list(table.chat),
         }
 
     add_socket_routes(app, hub, table_named)
