@@ -82,10 +82,8 @@ def install_nginx() -> None:
 def nginx_conf(listen: int, upstreams: Sequence[int], folder: Path, workers: int = 1) -> str:
     """nginx in front of the processes: round-robin, WebSockets, forwarded headers, and every
     file it writes (pid, logs, temp files) inside `folder`."""
-    # a process that refuses a connection is skipped for 2 s only: it may be back by then
-    servers = "\n".join(
-        f"        server 127.0.0.1:{port} max_fails=1 fail_timeout=2s;" for port in upstreams
-    )
+    # never take a process out of the rotation: a refused connection just goes to the next
+    servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=0;" for port in upstreams)
     return f"""\
 worker_processes {workers};
 worker_rlimit_nofile 16384;

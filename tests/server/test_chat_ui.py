@@ -31,6 +31,17 @@ def say(client: Client, table_id: str, token: str | None, text: str, name: Any =
     sock.close()
 
 
+def chat_sent(page: Page) -> list[Any]:
+    """The chat messages the page sends on its table socket, as they go."""
+    sent: list[Any] = []
+
+    def watch(ws: Any) -> None:
+        ws.on("framesent", lambda f: sent.append(json.loads(f)) if '"chat"' in str(f) else None)
+
+    page.on("websocket", watch)
+    return sent
+
+
 def seated_table(client: Client, page: Page, bob_says: str) -> str:
     """Ana (this page) at seat 0, Bob (who never moves) at seat 1, a bot at seat 2; a turn
     clock of a minute; Bob has said something."""
@@ -51,14 +62,7 @@ def test_chat_shows_text_only_mutes_a_seat_and_the_clock_counts_down(
 ) -> None:
     watched = open_page(1366, 768)
     page = watched.page
-    sent: list[Any] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framesent",
-            lambda frame: sent.append(json.loads(frame)) if '"chat"' in str(frame) else None,
-        ),
-    )
+    sent = chat_sent(page)
     table_id = seated_table(client, page, "hello all")
     say(client, table_id, None, HOSTILE, name="Cy")
     page.goto(f"{client.base}/t/{table_id}")
@@ -105,14 +109,7 @@ def test_on_a_phone_the_chat_is_a_drawer_that_keeps_the_moves_in_view(
 ) -> None:
     watched = open_page(390, 844)
     page = watched.page
-    sent: list[Any] = []
-    page.on(
-        "websocket",
-        lambda ws: ws.on(
-            "framesent",
-            lambda frame: sent.append(json.loads(frame)) if '"chat"' in str(frame) else None,
-        ),
-    )
+    sent = chat_sent(page)
     table_id = seated_table(client, page, "gl hf")
     page.goto(f"{client.base}/t/{table_id}")
     expect(page.locator("body")).to_have_attribute("data-status", "playing")

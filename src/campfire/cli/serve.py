@@ -90,8 +90,6 @@ def serve(
         "redis_url": redis,
         "waiting_hours": waiting_hours,
     }
-    proxy_headers = forwarded_allow_ips is not None
-    trusted = forwarded_allow_ips or ""
     if redis is not None:
         try:
             _check_redis(redis)
@@ -103,33 +101,22 @@ def serve(
     except Exception as error:  # a bad URL or an unreachable database: one line, no traceback
         fail(f"cannot open the database {db!r}: {error}")
     print(f"Campfire is at http://{host}:{port}/", flush=True)
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws_max_size": 64 * 1024,
+        "ws_per_message_deflate": ws_deflate,
+        "log_level": "warning",
+        "proxy_headers": forwarded_allow_ips is not None,
+        "forwarded_allow_ips": forwarded_allow_ips or "",
+        "server_header": False,
+    }
     if workers == 1:
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            ws_max_size=64 * 1024,
-            ws_per_message_deflate=ws_deflate,
-            log_level="warning",
-            proxy_headers=proxy_headers,
-            forwarded_allow_ips=trusted,
-            server_header=False,
-        )
+        uvicorn.run(app, **options)
         return
+    # each worker process builds its own app from the settings
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
-    uvicorn.run(
-        "campfire.server.app:app_from_env",
-        factory=True,
-        workers=workers,
-        host=host,
-        port=port,
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=ws_deflate,
-        log_level="warning",
-        proxy_headers=proxy_headers,
-        forwarded_allow_ips=trusted,
-        server_header=False,
-    )
+    uvicorn.run("campfire.server.app:app_from_env", factory=True, workers=workers, **options)
 
 
 def _check_redis(url: str) -> None:
