@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
 from campfire.server.headers import DefaultHeaders
@@ -344,6 +345,25 @@ def create_app(
             )
         await hub.remove(table, token, seat)
         return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.get("/api/tables/{table_id}/coach")
+    async def coach_hint(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The top level's reading of the table for the asking seat only (an opt-in hint)."""
+        table = await table_named(table_id)
+        await hub.current(table)
+        seat = await hub.seat_for(table, bearer(authorization))
+        if seat is None:
+            raise Refused(401, "the hint reads your own seat: send your seat token")
+        if table.status != PLAYING:
+            raise Refused(409, "the hint is there while the game is played")
+        view = table.state.view(seat)
+        try:
+            data = await asyncio.to_thread(coach, table.game, view)
+        except ValueError as error:
+            raise Refused(409, str(error)) from None
+        return {"seat": seat, "at": table.at, "coach": data}
 
     @app.get("/api/tables/{table_id}/chat")
     async def chat_log(table_id: str) -> dict[str, Any]:

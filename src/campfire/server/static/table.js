@@ -48,6 +48,7 @@ async function start() {
   });
   measure();
   alerts();
+  hints();
   chatSetup();
   let resizing = null;
   window.addEventListener("resize", () => {
@@ -430,6 +431,49 @@ function update(message) {
   addLog(message.events);
   page.board.update(message, { newEvents: message.full ? [] : message.events, full: message.full, before });
   frame();
+  showHint();
+}
+
+// --- the coach's hint: off by default, asked for on your turn, shown to you only -----------------
+function hints() {
+  const button = $("hint-btn");
+  const show = () => {
+    const on = setting("hint", false);
+    button.textContent = on ? "Hint on" : "Hint off";
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+  };
+  button.addEventListener("click", () => {
+    saveSetting("hint", !setting("hint", false));
+    show();
+    showHint();
+  });
+  show();
+}
+
+async function showHint() {
+  const node = $("hint");
+  const msg = page.msg;
+  const offered = page.table && page.table.game === "powwow" && page.seat;
+  $("hint-btn").hidden = !offered;
+  if (!offered || !setting("hint", false) || !msg || !msg.controls) {
+    node.hidden = true;
+    return;
+  }
+  try {
+    const answer = await api(`/api/tables/${tableId}/coach`, { token: page.seat.token });
+    if (page.msg !== msg) return; // the table moved on meanwhile
+    const read = answer.coach.read;
+    const rows = read ? read.at_least : answer.coach.at_least;
+    const mid = rows[Math.floor(rows.length / 2)];
+    const blind = answer.coach.at_least.find((r) => r.guess === mid.guess);
+    const pct = (p) => `${Math.round(p * 100)}%`;
+    node.textContent = read
+      ? `Hint: a total of ${mid.guess} or more — ${pct(blind ? blind.p : 0)} by what you see, ${pct(mid.p)} reading the bids`
+      : `Hint: a total of ${mid.guess} or more — ${pct(mid.p)}`;
+    node.hidden = false;
+  } catch (error) {
+    node.hidden = true;
+  }
 }
 
 /** Send an action; resolves when the server applied it, rejects with the server's reason. */
