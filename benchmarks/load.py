@@ -305,7 +305,9 @@ class Table:
                     pending.refused
                 )
             self.late = timed_out or (self.late and pending.refused is not None)
-            if pending.acked:
+            # an update seen after a refusal is the table catching up on another move, not
+            # this one: only a move nobody refused counts as acknowledged
+            if pending.acked and pending.refused is None:
                 self.acked[at] = pending.entry
             self.pending = None
 

@@ -154,13 +154,13 @@ def test_one_process_plays_each_run_out_turn(serve: Serve, pg_schema: str, redis
     stored: list[int] = []
     for client in (a, b):
         hub = client.app.state.hub
-        append = hub.storage.append
+        append = hub.writer.append
 
-        def counted(*args: Any, _append: Any = append) -> Any:
+        async def counted(*args: Any, _append: Any = append) -> Any:
             stored.append(args[1])  # every attempt, stored or refused
-            return _append(*args)
+            return await _append(*args)
 
-        hub.storage.append = counted
+        hub.writer.append = counted
     made = a.create("powwow", 2, name="Ana", clock=1)
     b.join(made["id"], "Bob")
     on_a = a.socket(made["id"])

@@ -140,14 +140,13 @@ def test_bots_are_driven_by_one_process_only(pair: tuple[Client, Client]) -> Non
     stored: list[tuple[str, int]] = []
     for client in (a, b):
         hub = client.app.state.hub
-        append = hub.storage.append
+        append = hub.writer.append
 
-        def counted(*args: Any, _append: Any = append, _name: str = client.base) -> Any:
-            version = _append(*args)
-            stored.append((_name, args[1]))
-            return version
+        async def counted(*args: Any, _append: Any = append, _name: str = client.base) -> Any:
+            stored.append((_name, args[1]))  # every attempt, stored or refused
+            return await _append(*args)
 
-        hub.storage.append = counted
+        hub.writer.append = counted
     made = a.create("powwow", 4, dict.fromkeys(range(4), "random"))
     watch = b.socket(made["id"])  # the second process holds the table and watches it
     final = b.wait_for(made["id"], lambda s: s["table"]["status"] == "finished", limit=60)
@@ -155,9 +154,9 @@ def test_bots_are_driven_by_one_process_only(pair: tuple[Client, Client]) -> Non
     assert updates[-1]["at"] == final["at"]
     record = Record.loads(a.http.get(f"/api/tables/{made['id']}/record").text)
     assert record.replay().winners() == final["table"]["winners"]
-    # every move was stored exactly once, with no lost race between two drivers
+    # every move was tried once, with no race between two drivers
     starts = [start for _, start in stored]
-    assert starts == sorted(set(starts))
+    assert len(starts) > 10 and starts == sorted(set(starts))
     watch.close()
 
 

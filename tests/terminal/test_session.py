@@ -74,8 +74,8 @@ def test_the_powwow_table_shows_the_standing_guess_the_turns_and_the_tomahawks()
     session.state.apply(get_game("powwow").text.parse("guess 7", session.state.view(0)))
     session.state.apply(get_game("powwow").text.parse("reverse", session.state.view(1)))
     session.show_table(0)
-    assert "Standing guess: 7, owned by seat 0." in screen.text
-    assert "This round — 0: guess 7, 1: reverse" in screen.text
+    assert "Standing guess: 7, owned by you." in screen.text
+    assert "This round — you: guess 7, 1: reverse" in screen.text
     assert "counter-clockwise" in screen.text
     assert screen.text.count("ready") == 3 and "—" in screen.text
 
@@ -93,11 +93,14 @@ def test_the_waka_tanka_table_shows_your_hand_the_tiles_and_your_own_face_down_c
         n = hand.count(card)
         assert (f"{n}× {card}" if n > 1 else card) in hand_line
     assert "mouse" not in hand_line  # the one mouse is on owl now
-    assert "(yours: mouse)" in text  # seat 0 sees its own card on owl
-    assert "Seat 0 just played on owl: you may call." in text
+    assert "Your cards in the stacks — owl: mouse" in text  # seat 0 sees its own card on owl
+    assert "You just played on owl." in text and "you may call" not in text
     other = Screen([])
     Session(state, {1}, {}, random.Random(1), other.console, other.read_line, False).show_table(1)
-    assert "(yours: mouse)" not in other.text and "mouse" not in other.text.split("Your hand")[0]
+    assert "Your cards in the stacks" not in other.text
+    assert "mouse" not in other.text.split("Your hand")[0]
+    # only the next player is told they may call
+    assert "Seat 0 just played on owl: you may call." in other.text
 
 
 # --- commands -----------------------------------------------------------------------------------
@@ -111,7 +114,7 @@ def test_a_command_plays_the_move_and_the_events_are_told() -> None:
 
 def test_help_lists_the_games_commands_the_extras_and_the_general_ones() -> None:
     called: list[tuple[int, list[str]]] = []
-    session, screen = powwow_session(["help", "?", "quit"])
+    session, screen = powwow_session(["help", "?", "quit"], tomahawks=True)
     session.commands = {
         "hint": (
             "hint               a test command",

@@ -919,9 +919,7 @@ class Hub:
         old = place.token_hash
         assert old is not None
         try:
-            version = await anyio.to_thread.run_sync(
-                self.storage.hand_to_bot, table.id, seat, level, old
-            )
+            version = await self._store(self.storage.hand_to_bot, table.id, seat, level, old)
         except Conflict as error:
             await self._catch_up(table)
             raise Refused(409, str(error)) from None
@@ -962,9 +960,7 @@ class Hub:
                 raise Refused(409, "you cannot remove yourself: you are the host")
             old = place.token_hash
             try:
-                version = await anyio.to_thread.run_sync(
-                    self.storage.remove_seat, table.id, seat, old
-                )
+                version = await self._store(self.storage.remove_seat, table.id, seat, old)
             except Conflict as error:
                 await self._catch_up(table)
                 raise Refused(409, f"{error}: nothing was changed") from None
@@ -1005,9 +1001,7 @@ class Hub:
                     clock=table.clock,
                 )
                 nxt = await self.create(spec)
-                table.version = await anyio.to_thread.run_sync(
-                    self.storage.set_next, table.id, nxt.id
-                )
+                table.version = await self._store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
                 table.broadcast_meta()
                 await self.bus.publish(table.id, "seats")
@@ -1061,7 +1055,7 @@ class Hub:
             name = conn.name or "Spectator"
         for _ in range(10):
             try:
-                await anyio.to_thread.run_sync(
+                await self._store(
                     self.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_LIMIT
                 )
                 break
