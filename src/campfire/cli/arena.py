@@ -13,7 +13,7 @@ from rich.table import Table
 
 from campfire.bots.arena import ArenaReport, run_arena
 from campfire.bots.match import RayError
-from campfire.cli.common import bot_games, fail
+from campfire.cli.common import RayAddress, bot_games, fail
 
 
 def arena(
@@ -36,15 +36,7 @@ def arena(
     plot: Annotated[
         str | None, typer.Option(help="draw the win rates with their intervals to FILE.png")
     ] = None,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="ADDRESS",
-            help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
-            " needs campfire-games[cluster]",
-        ),
-    ] = None,
+    ray: RayAddress = None,
 ) -> None:
     """Play bot games with the bots rotated through the seats, and report on each bot."""
     game, n, options, levels = bot_games(game_name, players, option, bots, games, imports=True)

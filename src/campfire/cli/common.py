@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
+
+import typer
 
 from campfire.kernel.options import parse_option_value
 from campfire.kernel.registry import games, get_game
 from campfire.kernel.state import Game
+
+#: `--ray ADDRESS` of the commands that play many bot games
+RayAddress = Annotated[
+    str | None,
+    typer.Option(
+        "--ray",
+        metavar="ADDRESS",
+        help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
+        " needs campfire-games[cluster]",
+    ),
+]
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

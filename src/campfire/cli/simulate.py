@@ -21,7 +21,7 @@ from campfire.bots.match import (
     on_ray,
     play_games,
 )
-from campfire.cli.common import bot_games, fail
+from campfire.cli.common import RayAddress, bot_games, fail
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game
 
@@ -35,15 +35,7 @@ def simulate(
     records: Annotated[Path | None, typer.Option(help="write each game's record here")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
-    ray: Annotated[
-        str | None,
-        typer.Option(
-            "--ray",
-            metavar="ADDRESS",
-            help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
-            " needs campfire-games[cluster]",
-        ),
-    ] = None,
+    ray: RayAddress = None,
 ) -> None:
     """Play bot games and summarise them: wins per seat, length, speed."""
     game, n, options, levels = bot_games(game_name, players, option, bots, games)

@@ -427,21 +427,7 @@ class Storage:
         """Tables that wait on the server itself since `before`: a bot to move, or every seat
         filled and no deal yet (left so by a server that stopped between the two)."""
         with self.engine.connect() as db:
-            bots = db.execute(
-                select(tables_t.c.id)
-                .join(
-                    seats_t,
-                    and_(seats_t.c.table_id == tables_t.c.id, seats_t.c.seat == tables_t.c.to_move),
-                )
-                .where(
-                    and_(
-                        tables_t.c.status == PLAYING,
-                        seats_t.c.kind == "bot",
-                        tables_t.c.updated < before,
-                    )
-                )
-            )
-            ids = [r.id for r in bots]
+            ids = [r.id for r in db.execute(_to_move_by("bot", tables_t.c.updated < before))]
             free = (
                 select(func.count())
                 .select_from(seats_t)
@@ -476,19 +462,7 @@ class Storage:
         """Tables where a person's turn clock has run out."""
         with self.engine.connect() as db:
             rows = db.execute(
-                select(tables_t.c.id)
-                .join(
-                    seats_t,
-                    and_(seats_t.c.table_id == tables_t.c.id, seats_t.c.seat == tables_t.c.to_move),
-                )
-                .where(
-                    and_(
-                        tables_t.c.status == PLAYING,
-                        tables_t.c.deadline.is_not(None),
-                        tables_t.c.deadline <= now,
-                        seats_t.c.kind == "human",
-                    )
-                )
+                _to_move_by("human", tables_t.c.deadline.is_not(None), tables_t.c.deadline <= now)
             )
             return [r.id for r in rows]
 
@@ -561,6 +535,18 @@ class Storage:
     def count(self) -> int:
         with self.engine.connect() as db:
             return int(db.execute(select(func.count()).select_from(tables_t)).scalar_one())
+
+
+def _to_move_by(kind: str, *conditions: Any) -> Any:
+    """The ids of tables being played whose seat to move is a `kind` ("bot" or "human")."""
+    return (
+        select(tables_t.c.id)
+        .join(
+            seats_t,
+            and_(seats_t.c.table_id == tables_t.c.id, seats_t.c.seat == tables_t.c.to_move),
+        )
+        .where(and_(tables_t.c.status == PLAYING, seats_t.c.kind == kind, *conditions))
+    )
 
 
 def _bump(db: Connection, table_id: str) -> int:
