@@ -160,6 +160,37 @@ def test_bots_are_driven_by_one_process_only(pair: tuple[Client, Client]) -> Non
     watch.close()
 
 
+def test_a_socket_that_says_hello_is_shown_the_stored_position_even_when_the_notice_was_lost(
+    serve: Serve, pg_schema: str, redis_url: str
+) -> None:
+    """A process killed between its commit and its notice leaves the others a move behind: whoever
+    reconnects to one of them then must see the move as stored, not the old position. Here the
+    notice never arrives because the mover's process has no Redis to publish it on."""
+    a = serve(PG_URL, schema=pg_schema)
+    b = serve(PG_URL, schema=pg_schema, redis_url=redis_url)
+    made = a.create("powwow", 2, name="Ana")
+    bob = a.join(made["id"], "Bob")
+    tokens = {0: made["token"], 1: bob["token"]}
+    watching = b.socket(made["id"])  # b now holds the table in memory
+    before = watching.recv()
+    assert before["type"] == "update"
+    seat = before["table"]["to_move"]
+    mine = a.state(made["id"], tokens[seat])
+    moved = a.act(
+        made["id"], tokens[seat], pick("powwow", mine["controls"], random.Random(1)), mine["at"]
+    )
+    assert moved.status_code == 200, moved.text
+    stored = a.state(made["id"])["at"]
+    assert stored > before["at"]
+    sock = b.socket(made["id"], tokens[1 - seat])
+    first = sock.until(lambda m: m["type"] == "update")
+    assert first["full"] and first["at"] == stored
+    # the catch-up reached the socket that was already there too
+    assert watching.until(lambda m: m["type"] == "update")["at"] == stored
+    sock.close()
+    watching.close()
+
+
 def test_rate_limits_are_shared(serve: Serve, pg_schema: str, redis_url: str) -> None:
     a, b = (
         serve(PG_URL, schema=pg_schema, redis_url=redis_url, tables_per_minute=2) for _ in range(2)

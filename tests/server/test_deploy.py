@@ -44,6 +44,8 @@ class Seat:
         self.table, self.seat, self.token = table, seat, token
         self.ws: ClientConnection | None = None
         self.connection = 0
+        #: the connection the latest update came on: after a reconnect, the old one is stale
+        self.fresh = 0
         self.latest: dict[str, Any] | None = None
         #: every event this seat was told, as (at, kind, data), across reconnects
         self.heard: list[tuple[int, str, Any]] = []
@@ -84,6 +86,7 @@ class Seat:
             if told[: len(self.heard)] != self.heard:
                 self.problems.append(f"after a reconnect at {message['at']} the story changed")
             self.heard = told
+            self.fresh = self.connection
         else:
             if message["at"] <= last:
                 self.problems.append(f"update {message['at']} came after {last}")
@@ -120,14 +123,16 @@ class Table:
         return self.agreed() != at
 
     def back(self, seat: Seat, connection: int) -> bool:
-        return seat.connection != connection
+        """The seat's socket came back and told it the position anew."""
+        return seat.connection != connection and seat.fresh == seat.connection
 
     def past(self, at: int) -> bool:
         return (self.agreed() or 0) >= at
 
     def settled(self, at: int | None, mover: Seat, connection: int) -> bool:
-        """Every seat heard the move, or the mover's socket dropped with its process."""
-        return all(s.at != at for s in self.seats) or mover.connection != connection
+        """Every seat heard the move, or the mover's socket dropped with its process and came
+        back with the position as stored (the move may or may not have been)."""
+        return all(s.at != at for s in self.seats) or self.back(mover, connection)
 
     def agreed(self) -> int | None:
         ats = {s.at for s in self.seats}

@@ -337,10 +337,12 @@ class Hub:
             await self._catch_up(table)
 
     async def current(self, table: LiveTable) -> None:
-        """Make sure a table is as new as the database (several processes only)."""
+        """Make sure a table is as new as the database (several processes only): a process
+        killed between its commit and its notice leaves the others a move behind until they
+        look, and whoever reconnects after such a kill must not be shown the old position."""
         if not self.bus.shared:
             return
-        versions = await anyio.to_thread.run_sync(self.storage.versions, [table.id])
+        versions = await self._store(self.storage.versions, [table.id])
         if versions.get(table.id, table.version) != table.version:
             await self.refresh(table)
 
