@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
+from campfire.server.collector import Tenure
 from campfire.server.headers import DefaultHeaders
 from campfire.server.hub import (
     WAITING_HOURS,
@@ -135,9 +136,12 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        tenure = Tenure()
+        tenure.start()
         try:
             yield
         finally:
+            await tenure.stop()
             await hub.stop()
             storage.close()
 
