@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
@@ -134,7 +135,7 @@ class Seat:
                     self.ws, self.last_at = ws, -1
                     self.connection += 1
                     async for raw in ws:
-                        self.heard_message(json.loads(raw), time.perf_counter())
+                        self.heard_message(orjson.loads(raw), time.perf_counter())
                     if not self.table.closed:
                         bench.drops[f"closed with {ws.close_code}"] += 1
             except (OSError, WebSocketException, TimeoutError) as error:
