@@ -94,6 +94,10 @@ class Bus:
             out[seat] = Presence(known and since is None, since)
         return out
 
+    async def presence_at(self, wanted: list[tuple[str, list[int]]]) -> list[dict[int, Presence]]:
+        """`presence` for many tables at once: (table id, seats) each, answers in that order."""
+        return [await self.presence(table_id, seats) for table_id, seats in wanted]
+
     # --- shared counters -------------------------------------------------------------------
     async def hit(self, key: str, limit: int, window: float) -> float | None:
         """Count one event for `key` unless `limit` happened in the last `window` seconds;
@@ -275,23 +279,23 @@ class RedisBus(Bus):
         except Exception as error:
             log.warning("could not read presence at table %s: %s", table_id, error)
             fields = {}
+        return _presence_from(fields, seats, time.time())
+
+    async def presence_at(self, wanted: list[tuple[str, list[int]]]) -> list[dict[int, Presence]]:
+        """One round trip for every table a process watches, not one each."""
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, _ in wanted:
+                    pipe.hgetall(self._presence_key(table_id))
+                found = await pipe.execute()
+        except Exception as error:
+            log.warning("could not read presence: %s", error)
+            found = [{} for _ in wanted]
         now = time.time()
-        out = {}
-        for seat in seats:
-            online = False
-            since: float | None = None
-            for raw_field, raw_value in fields.items():
-                name = raw_field.decode() if isinstance(raw_field, bytes) else str(raw_field)
-                value = float(raw_value)
-                if name == f"away{seat}":
-                    since = max(since or 0.0, value)
-                elif name.startswith(f"{seat}@"):
-                    if value > now:
-                        online = True
-                    else:  # a process that stopped without saying goodbye
-                        since = max(since or 0.0, value - PRESENCE_SECONDS)
-            out[seat] = Presence(online, None if online else since)
-        return out
+        return [
+            _presence_from(fields, seats, now)
+            for fields, (_, seats) in zip(found, wanted, strict=True)
+        ]
 
     async def _heartbeat(self) -> None:
         while True:
@@ -323,6 +327,27 @@ class RedisBus(Bus):
         if oldest is None:
             return None
         return max(0.0, window - (now - float(oldest)))
+
+
+def _presence_from(fields: dict[Any, Any], seats: Iterable[int], now: float) -> dict[int, Presence]:
+    """A seat is online while a heartbeat of some process for it is fresh; else away since its
+    goodbye, or since the heartbeat of a process that stopped without one ran out."""
+    out = {}
+    for seat in seats:
+        online = False
+        since: float | None = None
+        for raw_field, raw_value in fields.items():
+            name = raw_field.decode() if isinstance(raw_field, bytes) else str(raw_field)
+            value = float(raw_value)
+            if name == f"away{seat}":
+                since = max(since or 0.0, value)
+            elif name.startswith(f"{seat}@"):
+                if value > now:
+                    online = True
+                else:  # a process that stopped without saying goodbye
+                    since = max(since or 0.0, value - PRESENCE_SECONDS)
+        out[seat] = Presence(online, None if online else since)
+    return out
 
 
 def _fresh(raw_field: Any, raw_value: Any, seat: int, now: float) -> bool:

@@ -406,11 +406,21 @@ class Hub:
         return changed
 
     async def _refresh_presence(self, table: LiveTable) -> None:
-        seated = [s.seat for s in table.seats if s.kind == HUMAN and s.token_hash is not None]
-        if not seated:
-            return
-        table.presence.update(await self.bus.presence(table.id, seated))
-        table.broadcast_meta()
+        seated = self._seated(table)
+        if seated:
+            self._take_presence(table, await self.bus.presence(table.id, seated))
+
+    @staticmethod
+    def _seated(table: LiveTable) -> list[int]:
+        return [s.seat for s in table.seats if s.kind == HUMAN and s.token_hash is not None]
+
+    @staticmethod
+    def _take_presence(table: LiveTable, found: dict[int, Presence]) -> None:
+        """Tell the table's sockets only when someone came or went: a look that finds nothing
+        new is every table's every few seconds, and would be a message to every socket."""
+        if any(table.presence.get(seat) != presence for seat, presence in found.items()):
+            table.presence.update(found)
+            table.broadcast_meta()
 
     async def _watch(self) -> None:
         """Several processes: compare versions, take over stalled bots, refresh presence."""
@@ -433,9 +443,11 @@ class Hub:
                     await self._unstick(table)
                     self.bots.kick(table)
                 if rounds % 3 == 0:
-                    for table in live:
-                        if table.connections:
-                            await self._refresh_presence(table)
+                    watched = [(t, self._seated(t)) for t in live if t.connections]
+                    watched = [(t, seated) for t, seated in watched if seated]
+                    found = await self.bus.presence_at([(t.id, seated) for t, seated in watched])
+                    for (table, _), presence in zip(watched, found, strict=True):
+                        self._take_presence(table, presence)
             except asyncio.CancelledError:
                 raise
             except Exception as error:

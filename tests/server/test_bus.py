@@ -1,0 +1,39 @@
+"""What moves between processes: presence read for many tables in one look agrees with reading
+each table alone, on Redis and in one process alike."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+
+import pytest
+
+from campfire.server.bus import Bus, Presence, RedisBus
+
+
+def bus_of(kind: str, redis_url: str) -> Bus:
+    return RedisBus(redis_url, f"test-{secrets.token_hex(6)}") if kind == "redis" else Bus()
+
+
+@pytest.mark.parametrize("kind", ["local", "redis"])
+def test_presence_of_many_tables_at_once_is_each_tables_presence(kind: str, redis_url: str) -> None:
+    async def main() -> None:
+        bus = bus_of(kind, redis_url)
+        await bus.start(lambda *_: None, list)
+        try:
+            await bus.present("t1", 0, True)
+            await bus.present("t2", 1, True)
+            await bus.present("t2", 1, False)  # came and went
+            wanted = [("t1", [0, 1]), ("t2", [0, 1]), ("t3", [2])]
+            at_once = await bus.presence_at(wanted)
+            one_by_one = [await bus.presence(table_id, seats) for table_id, seats in wanted]
+            assert at_once == one_by_one
+            assert at_once[0][0] == Presence(True, None)
+            assert not at_once[0][1].online
+            gone = at_once[1][1]
+            assert not gone.online and gone.away_since is not None
+            assert at_once[2] == {2: Presence(False, None)}
+        finally:
+            await bus.stop()
+
+    asyncio.run(main())
