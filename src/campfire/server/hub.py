@@ -73,6 +73,8 @@ FINISHED_KEPT = 200
 TAKEOVER_LEVEL = "medium"
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
+#: tables whose presence one round trip to Redis reads
+PRESENCE_BATCH = 50
 #: hours a table waits for its players before it closes
 WAITING_HOURS = 24.0
 #: tables one address may have waiting for players at once
@@ -445,9 +447,12 @@ class Hub:
                 if rounds % 3 == 0:
                     watched = [(t, self._seated(t)) for t in live if t.connections]
                     watched = [(t, seated) for t, seated in watched if seated]
-                    found = await self.bus.presence_at([(t.id, seated) for t, seated in watched])
-                    for (table, _), presence in zip(watched, found, strict=True):
-                        self._take_presence(table, presence)
+                    # a few dozen tables a look, so that no one look holds up the moves
+                    for i in range(0, len(watched), PRESENCE_BATCH):
+                        batch = watched[i : i + PRESENCE_BATCH]
+                        found = await self.bus.presence_at([(t.id, seated) for t, seated in batch])
+                        for (table, _), presence in zip(batch, found, strict=True):
+                            self._take_presence(table, presence)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
