@@ -86,6 +86,8 @@ class WakatankaView:
     winners: tuple[int, ...]
 
     def to_json(self) -> dict[str, Any]:
+        """The view for JSON. Its turn and reveal entries are shared between calls (read them,
+        do not change them): they are the whole game so far, in every seat's every update."""
         return {
             "game": "wakatanka",
             "seat": self.seat,
@@ -98,10 +100,29 @@ class WakatankaView:
             "tokens": list(self.tokens),
             "stacks": {t: [s.to_json() for s in slots] for t, slots in self.stacks.items()},
             "removed": list(self.removed),
-            "turns": [t.to_json() for t in self.turns],
-            "reveals": [r.to_json() for r in self.reveals],
+            "turns": [_json_of(t) for t in self.turns],
+            "reveals": [_json_of(r) for r in self.reveals],
             "last_play": None if self.last_play is None else list(self.last_play),
             "last_card": self.last_card,
             "terminal": self.terminal,
             "winners": list(self.winners),
         }
+
+
+#: JSON of turn records by identity: the state shares each `Turn` and `Reveal` with every view
+#: and clone, so each is turned into JSON once, not once per seat and move (profiled: that was a
+#: fifth of a server's time late in a game). The record is kept with its JSON, so an id is never
+#: reused while it is in here; the whole memo is dropped when it grows too big.
+_JSON: dict[int, tuple[Turn | Reveal, dict[str, Any]]] = {}
+_JSON_LIMIT = 1 << 16
+
+
+def _json_of(record: Turn | Reveal) -> dict[str, Any]:
+    known = _JSON.get(id(record))
+    if known is not None and known[0] is record:
+        return known[1]
+    out = record.to_json()
+    if len(_JSON) >= _JSON_LIMIT:
+        _JSON.clear()
+    _JSON[id(record)] = (record, out)
+    return out
