@@ -182,12 +182,12 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 8) -> 
     uniformly among the legal actions, so the whole does too, at a fraction of the cost of
     scoring all B x A entries."""
     rows, width = mask.shape
-    chosen: np.ndarray = rng.integers(0, width, rows)
+    chosen: np.ndarray = rng.integers(0, width, size=(rows,))
     left = np.flatnonzero(mask[np.arange(rows), chosen] == 0)
     for _ in range(tries):
         if not len(left):
             return chosen
-        again = rng.integers(0, width, len(left))
+        again = rng.integers(0, width, size=(len(left),))
         chosen[left] = again
         left = left[mask[left, again] == 0]
     if len(left):
