@@ -174,13 +174,27 @@ def classic_wrapped(name: str) -> Callable[[], Any]:
     return make
 
 
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of `mask` `[B, A]`: the legal action with the
-    highest of independent uniform scores in [1, 2) (illegal ones score 0)."""
-    scores = rng.random(mask.shape, dtype=np.float32)
-    scores += 1.0
-    scores *= mask
-    chosen: np.ndarray = scores.argmax(axis=1)
+def random_legal(mask: np.ndarray, rng: np.random.Generator, tries: int = 8) -> np.ndarray:
+    """One uniformly random legal action per row of `mask` `[B, A]`, by rejection: a uniform
+    action per row, drawn again where it is illegal (a few passes over the rows left); the
+    rows still left after `tries` passes (few legal actions among many) take the legal action
+    with the highest of independent uniform scores in [1, 2). Every pass and the last step pick
+    uniformly among the legal actions, so the whole does too, at a fraction of the cost of
+    scoring all B x A entries."""
+    rows, width = mask.shape
+    chosen: np.ndarray = rng.integers(0, width, size=(rows,))
+    left = np.flatnonzero(mask[np.arange(rows), chosen] == 0)
+    for _ in range(tries):
+        if not len(left):
+            return chosen
+        again = rng.integers(0, width, size=(len(left),))
+        chosen[left] = again
+        left = left[mask[left, again] == 0]
+    if len(left):
+        scores = rng.random((len(left), width), dtype=np.float32)
+        scores += 1.0
+        scores *= mask[left]
+        chosen[left] = scores.argmax(axis=1)
     return chosen
 
 

@@ -168,3 +168,31 @@ def test_an_action_out_of_the_space_is_refused_with_the_reason():
     with pytest.raises(Exception, match="accept only when"):
         state.apply_action(49)
     assert state.legal_actions() == pyspiel.State.legal_actions(state)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_numbered_answers_are_the_kernels_own(name, params):
+    """The adapter's tables (a draw's outcomes listed from the stack's counts, Waka Tanka's
+    legal numbers read off the state) give exactly the kernel's chance outcomes and legal
+    actions, numbered and sorted, the probabilities to the bit, at every step."""
+    game = pyspiel.load_game(name, params)
+    encoding = game.encoding
+    rng = np.random.default_rng(9)
+    draws = turns = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            inner = state.campfire
+            if state.is_chance_node():
+                pairs = inner.chance_outcomes()
+                expected = sorted((encoding.chance_index(o), p) for o, p in pairs)
+                assert state.chance_outcomes() == expected
+                actions, probs = zip(*expected, strict=True)
+                state.apply_action(int(rng.choice(actions, p=probs)))
+                draws += 1
+            else:
+                expected_legal = sorted(encoding.legal_indices(inner.legal_actions()))
+                assert state.legal_actions() == expected_legal
+                state.apply_action(int(rng.choice(expected_legal)))
+                turns += 1
+    assert draws > 0 and turns > 0

@@ -16,14 +16,24 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from itertools import compress
+from operator import getitem, itemgetter
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick, Shuffled, drawn
+from campfire.kernel.chance import (
+    ChanceOutcome,
+    ChanceSpec,
+    Draw,
+    DrawSpec,
+    Pick,
+    Shuffled,
+    drawn,
+)
 from campfire.kernel.encoding import Encoding
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, PlayerMove, State
@@ -115,6 +125,14 @@ class _Tables:
         self.numbered: dict[int, Pair] = {}
         # the sorted numbers of a shared legal-action tuple (kept alive beside them)
         self.legal: dict[int, tuple[Sequence[Any], list[int]]] = {}
+        # the tables of each set of items a stack held, by the id of its shared `Draw`s
+        self.layouts: dict[int, _DrawLayout] = {}
+        # the sorted legal numbers of a state: the encoding's own reading of the state when it
+        # has one, else its legal actions numbered
+        self.legal_of: Callable[[State[Any, Any]], list[int]] = getattr(
+            encoding, "legal_numbers", self.numbered_legal
+        )
+        self.last = _DrawLayout((), encoding)  # the tables of the last draw
 
     def outcome(self, number: int, spec: ChanceSpec) -> ChanceOutcome:
         kind = spec.kind
@@ -131,18 +149,41 @@ class _Tables:
             self.outcomes[key] = outcome
         return outcome
 
-    def chance_pairs(self, outcomes: Sequence[tuple[ChanceOutcome, float]]) -> list[Pair]:
-        """`(outcome, probability)` pairs as `(number, probability)`, sorted by number.
+    def chance_pairs(self, spec: ChanceSpec) -> list[Pair]:
+        """The outcomes of `spec` as `(number, probability)`, sorted by number.
 
-        The kernel hands out the same pair objects again and again (one per item, count and
-        stack size), so each pair's numbered form is made once and kept by the pair's id (the
-        pair itself kept alive in `pairs`, so that id stays its own)."""
+        A draw (the usual chance node) is listed straight from the stack's counts
+        (`DrawSpec.tally`) through a table made once per set of items and stack size, already
+        in number order: nothing is built, looked up one by one or sorted at the draw."""
+        if type(spec) is DrawSpec:
+            draws, numbers, size = spec.tally
+            known = self.last
+            if known.draws is not draws:
+                known = self._layout(draws)
+            try:
+                rows = known.rows[size]
+            except IndexError:  # a stack larger than any seen of these items
+                rows = None
+            if rows is None:
+                rows = known.make_rows(size)
+            ordered = known.order(numbers)
+            return list(compress(map(getitem, rows, ordered), ordered))
+        outcomes = spec.outcomes()
         try:
             numbered = list(map(self.numbered.__getitem__, map(id, outcomes)))
         except KeyError:
             numbered = [self._numbered(pair) for pair in outcomes]
         numbered.sort()
         return numbered
+
+    def _layout(self, draws: tuple[Draw, ...]) -> _DrawLayout:
+        known = self.layouts.get(id(draws))
+        if known is None or known.draws is not draws:
+            if len(self.layouts) >= _LAYOUTS_KEPT:
+                self.layouts.clear()
+            known = self.layouts[id(draws)] = _DrawLayout(draws, self.encoding)
+        self.last = known  # stacks keep their items for many draws: likely the next one's
+        return known
 
     def _numbered(self, pair: tuple[ChanceOutcome, float]) -> Pair:
         known = self.numbered.get(id(pair))
@@ -156,6 +197,9 @@ class _Tables:
             self.pairs[id(pair)] = pair
             self.numbered[id(pair)] = number
         return number
+
+    def numbered_legal(self, state: State[Any, Any]) -> list[int]:
+        return self.legal_numbers(state.legal_actions())
 
     def legal_numbers(self, legal: Sequence[Any]) -> list[int]:
         if type(legal) is tuple:  # a shared tuple of a common position: seen before, likely
@@ -171,6 +215,41 @@ class _Tables:
 
 
 _LEGAL_KEPT = 4096  # more shared legal-action tuples than a game hands out
+_LAYOUTS_KEPT = 1024  # more sets of items than a game's stacks hold
+
+
+class _DrawLayout:
+    """The numbered outcomes of draws from stacks of one set of items (`draws`, sorted by
+    item as the kernel keeps them): `order` puts a stack's counts in number order, and
+    `rows[size][i][n]` is `(number, probability)` of the i-th item in number order when n of
+    the `size` items left are that item."""
+
+    __slots__ = ("draws", "numbers", "order", "rows")
+
+    def __init__(self, draws: tuple[Draw, ...], encoding: Encoding) -> None:
+        self.draws = draws  # kept alive, so its id stays its own
+        indices = [encoding.chance_index(draw) for draw in draws]
+        positions = sorted(range(len(draws)), key=indices.__getitem__)
+        self.numbers = [indices[i] for i in positions]
+        self.order: Callable[[Sequence[int]], Sequence[int]]
+        if len(positions) > 1:
+            self.order = itemgetter(*positions)
+        elif positions:
+            only = positions[0]
+            self.order = lambda counts: (counts[only],)
+        else:
+            self.order = lambda counts: ()
+        self.rows: list[list[tuple[Pair, ...]] | None] = []  # by stack size
+
+    def make_rows(self, size: int) -> list[tuple[Pair, ...]]:
+        share = 1 / size  # the kernel's probabilities, to the bit: n * (1 / size)
+        rows = [tuple((number, n * share) for n in range(size + 1)) for number in self.numbers]
+        if size >= len(self.rows):
+            self.rows.extend([None] * (size + 1 - len(self.rows)))
+        self.rows[size] = rows
+        return rows
+
+
 _PAIRS_KEPT = 65536  # more (draw, probability) pairs than the kernel keeps
 Pair = tuple[int, float]
 
@@ -271,15 +350,19 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         """The legal action numbers of `player` (default: the player to move), sorted; at a
         chance node the chance outcomes' numbers, whoever asks, as OpenSpiel's own does."""
         current = self.player
+        if current >= 0 and (player is None or player == current):  # the usual question
+            box = self.box
+            legal = box.legal
+            if legal is None:
+                legal = box.legal = box.tables.legal_of(box.state)
+            return legal.copy()  # a copy: the caller may change it
         if current == _TERMINAL:
             return []
         if current == _CHANCE:
             return [number for number, _ in self.chance_outcomes()]
-        if player is not None and player != current:
-            if player < 0:
-                raise ValueError(f"legal actions of pseudo-player {player} asked")
-            return []
-        return list(self._legal_actions(current))  # a copy: the caller may change it
+        if player is not None and player < 0:
+            raise ValueError(f"legal actions of pseudo-player {player} asked")
+        return []
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.player:
@@ -287,7 +370,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         box = self.box
         legal = box.legal
         if legal is None:
-            legal = box.legal = box.tables.legal_numbers(box.state.legal_actions())
+            legal = box.legal = box.tables.legal_of(box.state)
         return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -297,25 +380,31 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             spec = box.state.chance_due()
             if spec is None:
                 raise ValueError("no chance outcome is due")
-            outcomes = box.chance = box.tables.chance_pairs(spec.outcomes())
+            outcomes = box.chance = box.tables.chance_pairs(spec)
             box.spec = spec
         return outcomes
 
     def _apply_action(self, action: int) -> None:
         box = self.box
         state = box.state
-        if self.player == _CHANCE:
-            spec = box.spec if box.chance is not None else state.chance_due()
-            assert spec is not None
-            state.apply(box.tables.outcome(action, spec))
-            box.chance = box.spec = None
-        else:
+        if self.player != _CHANCE:
             actions = box.tables.actions
             if not 0 <= action < len(actions):
                 raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
             state.apply(actions[action])
             box.legal = None
-        self.player = _player(state)
+        else:
+            spec = box.spec
+            if spec is None:
+                spec = state.chance_due()
+                assert spec is not None  # the player is kept as the state says
+            else:
+                box.chance = box.spec = None
+            state.apply(box.tables.outcome(action, spec))
+        seat = state.to_move  # the player to move, kept for OpenSpiel's questions (inlined)
+        if seat is None:
+            seat = _TERMINAL if state.is_terminal else _CHANCE
+        self.player = seat
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state

@@ -263,6 +263,14 @@ class DrawSpec(ChanceSpec):
             }
         return self._counts
 
+    @property
+    def tally(self) -> tuple[tuple[Draw, ...], tuple[int, ...], int]:
+        """The stack in numbers: its distinct items as shared `Draw`s, sorted (the same tuple
+        for every stack of the same items), how many of each are left (zero for one drawn
+        out) and how many in all. An adapter that numbers outcomes its own way (OpenSpiel's)
+        lists them from this without building and sorting pairs at every draw."""
+        return self._layout.draws, self._numbers, self._size
+
     def outcomes(self) -> Outcomes:
         numbers = self._numbers
         return list(compress(map(getitem, self._layout.pairs(self._size), numbers), numbers))

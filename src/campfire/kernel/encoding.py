@@ -16,6 +16,13 @@ from campfire.kernel.chance import ChanceOutcome, ChanceSpec
 
 
 class Encoding(Protocol):
+    """A game's numbering of moves and views for a player count and options.
+
+    An encoding may also offer ``legal_numbers(state) -> list[int]``: the numbers of the legal
+    actions of `state`'s seat to move, sorted, read straight off the state (the OpenSpiel
+    adapter uses it when there, and `sorted(legal_indices(state.legal_actions()))` when not).
+    """
+
     #: size of the action space: actions are 0 .. num_actions-1
     num_actions: int
     #: chance outcomes are 0 .. num_chance_outcomes-1

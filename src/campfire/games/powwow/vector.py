@@ -42,6 +42,15 @@ _HALF = np.vstack([np.eye(len(CODES)) / 2, np.zeros(len(CODES))]).astype(np.floa
 _SHARE = np.array([1 / FEATHERS.count(code) for code in CODES])
 _NONE = -1000  # no guess
 _SPAN = GUESS_MAX - GUESS_MIN
+#: what a head shows, by its two codes (each -1 for none) as (first + 1) * 16 + second + 1:
+#: half a feather of each, one row gathered instead of two rows added at every step
+_PAIR = np.array(
+    [_HALF[a - 1] + _HALF[b - 1] for a in range(len(CODES) + 1) for b in range(len(CODES) + 1)],
+    np.float32,
+)
+#: a guess as the encoding writes it (float64 quotients rounded once into float32), by
+#: `max(guess - GUESS_MIN + 1, 0)`: 0 for no guess (_NONE)
+_GUESSED = np.array([0.0] + [(v - GUESS_MIN) / _SPAN for v in range(GUESS_MIN, GUESS_MAX + 1)])
 
 
 class PowwowBatch:
@@ -88,6 +97,7 @@ class PowwowBatch:
             GAME.action_to_json(self.encoding.action(i)) for i in range(self.encoding.num_actions)
         ]
         self.steps = np.arange(1, N)  # the seats after a seat, in steps of one
+        self.slots = np.arange(len(FEATHERS))  # the places of a stack
 
     # --- the batch -------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -217,7 +227,9 @@ class PowwowBatch:
         out[:, 2 * N] = self.direction == -1
         at = 2 * N + 1
         seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
-        np.add(_HALF[self.worn[:, :, 0]], _HALF[self.worn[:, :, 1]], out=seen)  # -1: nothing
+        worn = self.worn.astype(np.int64)
+        worn += 1
+        seen[...] = _PAIR[worn[:, :, 0] * (len(CODES) + 1) + worn[:, :, 1]]
         seen[rows, seat] = 0.0  # a seat never sees its own feathers
         at += N * codes
         out[:, at : at + N] = self.nworn / 2
@@ -230,7 +242,7 @@ class PowwowBatch:
         at += N
         has_guess = self.guess != _NONE
         out[:, at] = has_guess
-        out[:, at + 1] = np.where(has_guess, (self.guess - GUESS_MIN) / _SPAN, 0.0)
+        out[:, at + 1] = _GUESSED[np.maximum(self.guess - (GUESS_MIN - 1), 0)]
         at += 2
         owned = np.flatnonzero(self.owner >= 0)
         out[owned, at + self.owner[owned]] = 1.0
@@ -240,7 +252,7 @@ class PowwowBatch:
         latest = self.latest
         guessed = latest != _NONE
         out[:, at : at + 2 * N : 2] = guessed
-        out[:, at + 1 : at + 2 * N : 2] = np.where(guessed, (latest - GUESS_MIN) / _SPAN, 0.0)
+        out[:, at + 1 : at + 2 * N : 2] = _GUESSED[np.maximum(latest - (GUESS_MIN - 1), 0)]
         at += 2 * N
         out[:, at : at + codes] = self.used * _SHARE
         at += codes
@@ -265,18 +277,32 @@ class PowwowBatch:
         self._start_round(games)
 
     def _shuffle(self, games: Array) -> None:
-        """Shuffle each game's stack and used pile together (the whole 36 at a start)."""
-        for b in games.tolist():
-            left = self.stack[b, self.pos[b] : self.size[b]]
-            items = np.concatenate(
-                [left, np.repeat(np.arange(len(CODES), dtype=np.int8), self.used[b])]
-            )
-            order = self.rng.permutation(items)
-            self.stack[b, : len(order)] = order
-            self.size[b] = len(order)
-            self.pos[b] = 0
-            self.used[b] = 0
-            self.shuffles[b].append((int(self.count[b]), order))
+        """Shuffle each game's stack and used pile together (the whole 36 at a start), all
+        the games at once: each game's feathers laid out sorted from their counts, then put in
+        the order of independent uniform keys (a uniform permutation; the slots past a game's
+        feathers keep keys above every real one, so they stay at the end)."""
+        G = len(games)
+        width = len(FEATHERS)
+        slots = self.slots
+        stack = self.stack[games].astype(np.int64)
+        left = (slots >= self.pos[games][:, None]) & (slots < self.size[games][:, None])
+        # the feathers left on each stack, counted by code (one bincount for all the games)
+        flat = (np.arange(G)[:, None] * len(CODES) + stack)[left]
+        held = np.bincount(flat, minlength=G * len(CODES)).reshape(G, len(CODES))
+        total = held + self.used[games]
+        n = total.sum(axis=1)
+        ends = total.cumsum(axis=1)
+        laid = (slots[None, :, None] >= ends[:, None, :]).sum(axis=2)  # j-th feather's code
+        keys = self.rng.random((G, width))
+        keys[slots[None, :] >= n[:, None]] = 2.0
+        order = np.take_along_axis(laid, keys.argsort(axis=1), axis=1).astype(np.int8)
+        self.stack[games] = order
+        self.size[games] = n
+        self.pos[games] = 0
+        self.used[games] = 0
+        count = self.count
+        for b, row, k in zip(games.tolist(), order, n.tolist(), strict=True):
+            self.shuffles[b].append((int(count[b]), row[:k]))
 
     def _draw(self, games: Array) -> Array:
         """The next feather of each game's stack, shuffling the used pile in when it is empty."""
@@ -308,15 +334,13 @@ class PowwowBatch:
         q = np.flatnonzero(self.question[games])
         if len(q):
             turned[q] = self._draw(games[q])
-        worn = self.worn[games].astype(np.int64).reshape(len(games), 2 * N)
-        counts = np.zeros((len(games), len(CODES)), np.int64)
-        local = np.arange(len(games))
-        for k in range(2 * N):
-            code = worn[:, k]
-            has = code >= 0
-            counts[local[has], code[has]] += 1
-        has = turned >= 0
-        counts[local[has], turned[has]] += 1
+        # the feathers of the round, counted by code: the worn ones and the one turned over
+        # (-1: none, counted in a last column dropped after), one bincount for all the games
+        codes = len(CODES) + 1
+        shown = np.concatenate([self.worn[games].reshape(len(games), 2 * N), turned[:, None]], 1)
+        flat = np.arange(len(games))[:, None] * codes + (shown.astype(np.int64) % codes)
+        counts = np.bincount(flat.ravel(), minlength=len(games) * codes)
+        counts = counts.reshape(len(games), codes)[:, :-1]
         greens = counts[:, :8]
         green_sum = greens @ _GREEN
         any_green = greens.any(axis=1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
+from itertools import compress
 from typing import Any
 
 from campfire.games.wakatanka.actions import ACCEPT, CALL, PLAYS, SPELLS, Accept, Call, Play, Spell
@@ -21,9 +22,11 @@ from campfire.games.wakatanka.cards import (
     TILES,
     TOKENS_TO_WIN,
     deck,
+    neighbours,
     per_kind,
 )
 from campfire.games.wakatanka.options import WakatankaOptions
+from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import Reveal, WakatankaView
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick
 from campfire.kernel.errors import OptionError
@@ -32,6 +35,9 @@ CALL_INDEX = 42
 SPELL_BASE = 43
 ACCEPT_INDEX = 49
 NUM_ACTIONS = 50
+#: the numbers of the plays on each tile, in card order, and of the spells
+_PLAY_NUMBERS = tuple(tuple(range(7 * tile, 7 * tile + 7)) for tile in range(len(TILES)))
+_SPELL_NUMBERS = tuple(range(SPELL_BASE, SPELL_BASE + len(TILES)))
 
 
 class WakatankaEncoding:
@@ -122,6 +128,23 @@ class WakatankaEncoding:
             return list(map(self._by_id.__getitem__, map(id, legal)))
         except KeyError:  # an action that is not one of the canonical objects
             return [self.action_index(action) for action in legal]
+
+    def legal_numbers(self, state: WakatankaState) -> list[int]:
+        """`sorted(legal_indices(state.legal_actions()))` read straight off the state (the
+        same rule as `WakatankaState.legal_actions`, with numbers for actions): OpenSpiel asks
+        for the legal numbers at every turn, and this spares making the actions to number them."""
+        if state.phase != PLAY:
+            return []
+        if state.last_card:
+            return [CALL_INDEX, ACCEPT_INDEX]
+        assert state.turn is not None and state.marker is not None
+        hand = state.hands[state.turn]
+        left, right = sorted(neighbours(state.marker))
+        numbers = [*compress(_PLAY_NUMBERS[left], hand), *compress(_PLAY_NUMBERS[right], hand)]
+        if state.last_play is not None:
+            numbers.append(CALL_INDEX)
+        numbers += compress(_SPELL_NUMBERS, state.stacks)
+        return numbers
 
     def legal_mask(self, legal: Sequence[Any]) -> bytearray:
         mask = bytearray(NUM_ACTIONS)
