@@ -59,6 +59,8 @@ MOVE_LIMIT = 15.0
 #: seconds seats may disagree about the table before the lagging ones reconnect
 RESYNC_AFTER = 10.0
 #: refusals of a move sent on a view that was behind the table (nothing applied: right)
+#: how the server begins every update it sends (orjson keeps the order it was built in)
+UPDATE_HEAD = '{"type":"update","at":'
 STALE = ("has moved on since you looked", "could not be stored")
 
 
@@ -114,7 +116,10 @@ class Seat:
         self.seat = seat
         self.token = token
         self.ws: ClientConnection | None = None
-        self.latest: dict[str, Any] | None = None
+        #: the last update as it came: parsed only when someone looks (see `heard_message`)
+        self.raw: str | None = None
+        self._latest: dict[str, Any] | None = None
+        self._at = -1
         self.heard = 0.0  # perf_counter when `latest` arrived
         self.connection = 0  # which connection (counts reconnects)
         self.last_at = -1  # on this connection, to check the order of updates
@@ -123,7 +128,13 @@ class Seat:
 
     @property
     def at(self) -> int:
-        return -1 if self.latest is None else int(self.latest["at"])
+        return self._at
+
+    @property
+    def latest(self) -> dict[str, Any] | None:
+        if self._latest is None and self.raw is not None:
+            self._latest = orjson.loads(self.raw)
+        return self._latest
 
     async def run(self) -> None:
         bench = self.table.bench
@@ -135,7 +146,7 @@ class Seat:
                     self.ws, self.last_at = ws, -1
                     self.connection += 1
                     async for raw in ws:
-                        self.heard_message(orjson.loads(raw), time.perf_counter())
+                        self.heard_message(raw, time.perf_counter())
                     if not self.table.closed:
                         bench.drops[f"closed with {ws.close_code}"] += 1
             except (OSError, WebSocketException, TimeoutError) as error:
@@ -151,24 +162,37 @@ class Seat:
             delay = min(8.0, 0.4 * 2 ** (self.retry - 1))
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
 
-    def heard_message(self, message: dict[str, Any], now: float) -> None:
-        kind = message.get("type")
+    def heard_message(self, raw: str | bytes, now: float) -> None:
+        """Updates are read only as far as their `at` (the server writes `type` and `at` first):
+        this one client stands for a browser per seat, and parsing every seat's whole view would
+        take it more CPU than the servers it measures. The rest is parsed when looked at."""
+        text = raw if isinstance(raw, str) else raw.decode()
         table = self.table
         pending = table.pending
+        message: dict[str, Any] | None = None
+        kind: Any
+        if text.startswith(UPDATE_HEAD):
+            kind, at = "update", int(text[len(UPDATE_HEAD) : text.index(",", len(UPDATE_HEAD))])
+        else:
+            message = orjson.loads(text)
+            kind, at = message.get("type"), int(message.get("at", -1))
         if kind == "update":
-            if message["at"] < self.last_at:
+            if at < self.last_at:
                 table.bench.out_of_order += 1
-            self.last_at = message["at"]
-            self.latest, self.heard = message, now
+            self.last_at = self._at = at
+            self.raw, self._latest, self.heard = text, message, now
             self.retry = 0
             if (
                 pending is not None
                 and pending.entry["player"] == self.seat
                 and pending.connection == self.connection
-                and message["at"] > pending.at
+                and at > pending.at
             ):
                 pending.acked = True
-        elif kind == "ok" and pending is not None and message.get("id") == pending.at:
+            table.changed.set()
+            return
+        assert message is not None
+        if kind == "ok" and pending is not None and message.get("id") == pending.at:
             pending.acked = True
         elif kind == "error":
             if pending is not None and message.get("id") == pending.at:
@@ -262,11 +286,14 @@ class Table:
                 continue
             at = self.agreed()
             assert at is not None
-            latest = [seat.latest for seat in self.seats]
-            if any(m is not None and m["table"]["status"] == "finished" for m in latest):
+            # every seat heard the same update: one of them says where the table stands
+            standing = self.seats[0].latest
+            if standing is not None and standing["table"]["status"] == "finished":
                 self.finished = True
                 return
-            mover = next((s for s, m in enumerate(latest) if m and m["controls"]), None)
+            to_move = standing["table"]["to_move"] if standing is not None else None
+            mine = self.seats[to_move].latest if to_move is not None else None
+            mover = to_move if mine is not None and mine["controls"] else None
             if mover is None:
                 # between a move and its chance outcomes, or an update still on its way
                 await self.until(functools.partial(self.moved_on, at), 1.0)
