@@ -31,7 +31,7 @@ from campfire.games.powwow.game import GAME
 Array = np.ndarray[Any, Any]
 
 _CODE = {code: i for i, code in enumerate(CODES)}
-_ALL = np.array(sorted(_CODE[f] for f in FEATHERS), np.int8)  # the 36 feathers as codes
+_DECK = np.bincount([_CODE[f] for f in FEATHERS], minlength=len(CODES))  # the 36, by code
 _GREEN = np.array([1, 2, 3, 4, 5, 10, 15, 20], np.int64)  # codes 0..7, increasing
 _OTHER = np.zeros(len(CODES), np.int64)
 _OTHER[[_CODE["0"], _CODE["-5"], _CODE["-10"]]] = [0, -5, -10]
@@ -62,11 +62,11 @@ _ONE_HOT = np.vstack([np.zeros(8), np.eye(8)]).astype(np.float32)
 
 
 @cache
-def _tables(players: int) -> tuple[Array, Array, Array, Array, Array]:
+def _tables(players: int) -> tuple[Array, Array, Array, Array, Array, Array]:
     """Seat arithmetic looked up instead of worked out, by the set of seats still in (a bit per
     seat): the next seat from a seat in a direction passing over one seat, the first player of
     a round from the loser, each seat's place in the deal from the first player, how many are
-    dealt, and the seat one-hot pairs of the observation."""
+    dealt; the seat one-hot pairs of the observation; the results by the set of winners."""
     N = players
     sets = 1 << N
     # NEXT[((bits * N + seat) * 2 + back) * (N + 1) + skip + 1]
@@ -101,7 +101,17 @@ def _tables(players: int) -> tuple[Array, Array, Array, Array, Array]:
         for mover in range(N):
             hot[viewer * N + mover, viewer] = 1.0
             hot[viewer * N + mover, N + mover] = 1.0
-    return following, first, rank, dealt, hot
+    results = np.zeros((sets, N), np.float64)  # float64 quotients, rounded once into float32
+    for won in range(sets):
+        k = int(dealt[won])
+        if 0 < k < N:
+            lower = k <= N - k
+            for seat in range(N):
+                if won >> seat & 1:
+                    results[won, seat] = 1.0 if lower else (N - k) / k
+                else:
+                    results[won, seat] = -k / max(N - k, 1) if lower else -1.0
+    return following, first, rank, dealt, hot, results
 
 
 class PowwowBatch:
@@ -122,7 +132,9 @@ class PowwowBatch:
         self.eliminations = self.options.end_after_eliminations
         self.tomahawks = self.options.tomahawks
         self.everyone = (1 << N) - 1
-        self.following, self.first_of, self.rank, self.dealt, self.hot = _tables(N)
+        tables = _tables(N)
+        self.following, self.first_of, self.rank, self.dealt, self.hot, self.results = tables
+        self.powers = 1 << np.arange(N)  # a seat's bit
         self.stack = np.zeros((B, len(FEATHERS)), np.int8)  # codes, drawn from `pos` on
         self.size = np.zeros(B, np.int64)  # feathers laid out in `stack` at its last shuffle
         self.pos = np.zeros(B, np.int64)
@@ -164,6 +176,7 @@ class PowwowBatch:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self._new_games(self.rows)
+        self._shuffle(self.rows)
         self._start_round(self.rows)
 
     def step(self, actions: Array) -> tuple[Array, Array, Array]:
@@ -340,22 +353,20 @@ class PowwowBatch:
 
     # --- the rules -------------------------------------------------------------------------
     def _new_games(self, games: Array) -> None:
-        """New games in `games`, their first round not yet dealt."""
+        """New games in `games`: all 36 feathers in the used pile, for the shuffle that starts
+        a game (made with the other shuffles of the step)."""
         self.buzzards[games] = 0
         self.active[games] = True
         self.bits[games] = self.everyone
         self.nout[games] = 0
         self.start[games] = self.t
         self.first[games] = self.options.first_player
-        # the first shuffle of every new game at once: each row a permutation of the 36
-        orders = self.rng.permuted(np.broadcast_to(_ALL, (len(games), len(_ALL))), axis=1)
-        self.stack[games] = orders
-        self.size[games] = len(_ALL)
+        self.size[games] = 0
         self.pos[games] = 0
-        self.used[games] = 0
+        self.used[games] = _DECK
         shuffles = self.shuffles
-        for b, order in zip(games.tolist(), orders, strict=True):
-            shuffles[b] = [(0, order)]
+        for b in games.tolist():
+            shuffles[b] = []
 
     def _shuffle(self, games: Array) -> None:
         """Shuffle each game's stack and used pile together (the whole 36 at a start), all
@@ -372,11 +383,18 @@ class PowwowBatch:
         held = np.bincount(flat, minlength=G * len(CODES)).reshape(G, len(CODES))
         total = held + self.used[games]
         n = total.sum(axis=1)
+        # the j-th feather's code: how many codes end at or before j, one search for all the
+        # games (each game's ends and places lifted above the last game's)
+        lift = np.arange(0, 64 * G, 64)[:, None]
         ends = total.cumsum(axis=1)
-        laid = (slots[None, :, None] >= ends[:, None, :]).sum(axis=2)  # j-th feather's code
+        ends += lift
+        laid = np.searchsorted(ends.ravel(), (slots + lift).ravel(), side="right")
+        laid -= np.repeat(np.arange(0, len(CODES) * G, len(CODES)), width)
         keys = self.rng.random((G, width))
         keys[slots[None, :] >= n[:, None]] = 2.0
-        order = np.take_along_axis(laid, keys.argsort(axis=1), axis=1).astype(np.int8)
+        places = keys.argsort(axis=1)
+        places += np.arange(0, width * G, width)[:, None]
+        order = laid.take(places).astype(np.int8)
         self.stack[games] = order
         self.size[games] = n
         self.pos[games] = 0
@@ -440,24 +458,21 @@ class PowwowBatch:
                 self._end(o[ended], rewards, over, scores)
         self.first[games] = first
         going = ~over[games]
-        zero = going & (counts[:, _ZERO] > 0)
-        if zero.any():
-            self._shuffle(games[zero])
         if not going.all():
             self._new_games(games[~going])
+        # one shuffle for all: a new game's, one after a zero feather, one when the stack is
+        # too short for the deal (never after either of the others)
+        shuffle = going & (counts[:, _ZERO] > 0)
+        shuffle |= self.size[games] - self.pos[games] < self.dealt.take(self.bits[games])
+        if shuffle.any():
+            self._shuffle(games[shuffle])
         self._start_round(games)
 
     def _end(self, e: Array, rewards: Array, over: Array, scores: Array) -> None:
         """The games `e` ended: their rewards, termination, scores and log."""
-        N = self.players
         buzzards = np.where(self.active[e], self.buzzards[e], np.iinfo(np.int64).max)
         won = buzzards == buzzards.min(axis=1, keepdims=True)
-        k = won.sum(axis=1, keepdims=True)
-        lower = k <= N - k
-        win = np.where(lower, 1.0, (N - k) / k)
-        lose = np.where(lower, -k / np.maximum(N - k, 1), -1.0)
-        rewards[e] = np.where(won, win, lose)
-        rewards[e[(k == N).ravel()]] = 0.0
+        rewards[e] = self.results.take(won @ self.powers, axis=0)
         over[e] = True
         scores[e] = self.buzzards[e]
         t, shuffles = self.t, self.shuffles
@@ -467,6 +482,7 @@ class PowwowBatch:
         )
 
     def _start_round(self, games: Array) -> None:
+        """Deal the round (the stack holds enough: shuffled before when short)."""
         N = self.players
         self.latest[games] = _NONE
         self.guess[games] = _NONE
@@ -478,9 +494,6 @@ class PowwowBatch:
         key = self.bits[games] * N + first
         rank = self.rank.take(key, axis=0)  # each seat's place in the deal, -1: not dealt
         dealt = self.dealt.take(self.bits[games])
-        short = self.size[games] - self.pos[games] < dealt
-        if short.any():
-            self._shuffle(games[short])
         pos = self.pos[games]
         where = rank + pos[:, None]
         np.clip(where, 0, len(FEATHERS) - 1, out=where)
