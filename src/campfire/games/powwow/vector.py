@@ -2,11 +2,14 @@
 
 The same rules as `state.py` (RULINGS P1-P12) in shuffle mode, written over arrays so a whole
 batch moves with a few dozen NumPy operations: each game's face-down stack is a row of feather
-codes drawn from the left, heads are `[B, players, 2]` codes, and rounds are counted for every
-game that disputes at once. Rare events (a reshuffle) are handled game by game. Every game logs
-its moves and shuffles, so each finished game is a format-1 record that replays through the
-scalar engine to the same game (`tests/envs/test_vector.py` checks it, observation by
-observation). Observations and masks are `encoding.py`'s, made from arrays instead of a view.
+codes drawn from the left, heads are `[B, players, 2]` codes, every kind of action is applied
+over the whole batch with masked writes, and rounds are counted, shuffles made and new rounds
+and games dealt for every game that disputes at once. With few seats the arrays are small, so
+a step's cost is its number of NumPy calls: seat arithmetic is looked up in tables by the set of
+seats still in rather than worked out. Every game logs its moves (a row per batch step) and
+shuffles, so each finished game is a format-1 record that replays through the scalar engine to
+the same game (`tests/envs/test_vector.py` checks it, observation by observation). Observations
+and masks are `encoding.py`'s, made from arrays instead of a view.
 """
 
 from __future__ import annotations
