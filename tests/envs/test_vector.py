@@ -166,3 +166,27 @@ def test_bad_input_is_refused_with_the_reason():
         VectorEnv("powwow", num_envs=2, buzzards=0)
     with pytest.raises(ValueError, match="given when the batch is made"):
         env.reset(options={"tomahawks": True})
+
+
+def test_the_benchmarks_random_policy_is_uniform_among_the_legal_actions():
+    """benchmarks/engine.py measures the batch with a rejection sampler: it must never pick an
+    illegal action and must pick every legal one about equally often, sparse rows included."""
+    from benchmarks.engine import random_legal
+
+    mask = np.zeros((4, 260), np.int8)
+    mask[0, :] = 1  # every action
+    mask[1, 250:] = 1  # a late guess: ten legal
+    mask[2, [3, 259]] = 1  # two far apart
+    mask[3, 17] = 1  # one
+    rng = np.random.default_rng(0)
+    draws = 20000
+    counts = np.zeros(mask.shape, np.int64)
+    for _ in range(draws // 4):
+        for _ in range(4):
+            counts[np.arange(4), random_legal(mask, rng)] += 1
+    assert not (counts * (1 - mask)).any()
+    for row in range(4):
+        legal = counts[row][mask[row] == 1]
+        expected = draws / len(legal)
+        # a chi-square statistic far below what a biased sampler would give at this many draws
+        assert ((legal - expected) ** 2 / expected).sum() < len(legal) + 6 * np.sqrt(2 * len(legal))

@@ -2,16 +2,20 @@
 
 The same rules as `state.py` (RULINGS P1-P12) in shuffle mode, written over arrays so a whole
 batch moves with a few dozen NumPy operations: each game's face-down stack is a row of feather
-codes drawn from the left, heads are `[B, players, 2]` codes, and rounds are counted for every
-game that disputes at once. Rare events (a reshuffle) are handled game by game. Every game logs
-its moves and shuffles, so each finished game is a format-1 record that replays through the
-scalar engine to the same game (`tests/envs/test_vector.py` checks it, observation by
-observation). Observations and masks are `encoding.py`'s, made from arrays instead of a view.
+codes drawn from the left, heads are `[B, players, 2]` codes, every kind of action is applied
+over the whole batch with masked writes, and rounds are counted, shuffles made and new rounds
+and games dealt for every game that disputes at once. With few seats the arrays are small, so
+a step's cost is its number of NumPy calls: seat arithmetic is looked up in tables by the set of
+seats still in rather than worked out. Every game logs its moves (a row per batch step) and
+shuffles, so each finished game is a format-1 record that replays through the scalar engine to
+the same game (`tests/envs/test_vector.py` checks it, observation by observation). Observations
+and masks are `encoding.py`'s, made from arrays instead of a view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -30,7 +34,7 @@ from campfire.games.powwow.game import GAME
 Array = np.ndarray[Any, Any]
 
 _CODE = {code: i for i, code in enumerate(CODES)}
-_ALL = np.array(sorted(_CODE[f] for f in FEATHERS), np.int8)  # the 36 feathers as codes
+_DECK = np.bincount([_CODE[f] for f in FEATHERS], minlength=len(CODES))  # the 36, by code
 _GREEN = np.array([1, 2, 3, 4, 5, 10, 15, 20], np.int64)  # codes 0..7, increasing
 _OTHER = np.zeros(len(CODES), np.int64)
 _OTHER[[_CODE["0"], _CODE["-5"], _CODE["-10"]]] = [0, -5, -10]
@@ -51,6 +55,66 @@ _PAIR = np.array(
 #: a guess as the encoding writes it (float64 quotients rounded once into float32), by
 #: `max(guess - GUESS_MIN + 1, 0)`: 0 for no guess (_NONE)
 _GUESSED = np.array([0.0] + [(v - GUESS_MIN) / _SPAN for v in range(GUESS_MIN, GUESS_MAX + 1)])
+#: the same with its flag before it: the (flag, value) pair the encoding writes for a guess
+_GUESSED2 = np.stack([np.arange(len(_GUESSED)) > 0, _GUESSED], axis=1).astype(np.float32)
+#: the plain guesses and the dispute by the same index: row 0 (no guess) every guess and no
+#: dispute, row i every guess from the (i - 1)-th on and the dispute
+_MASKS = np.concatenate([_FROM, (np.arange(GUESS_COUNT + 1) > 0)[:, None]], axis=1).astype(np.int8)
+#: one-hot rows by seat + 1 (row 0: nobody)
+_ONE_HOT = np.vstack([np.zeros(8), np.eye(8)]).astype(np.float32)
+
+
+@cache
+def _tables(players: int) -> tuple[Array, Array, Array, Array, Array, Array]:
+    """Seat arithmetic looked up instead of worked out, by the set of seats still in (a bit per
+    seat): the next seat from a seat in a direction passing over one seat, the first player of
+    a round from the loser, each seat's place in the deal from the first player, how many are
+    dealt; the seat one-hot pairs of the observation; the results by the set of winners."""
+    N = players
+    sets = 1 << N
+    # NEXT[((bits * N + seat) * 2 + back) * (N + 1) + skip + 1]
+    following = np.zeros(sets * N * 2 * (N + 1), np.int64)
+    first = np.zeros(sets * N, np.int64)
+    rank = np.full((sets * N, N), -1, np.int64)
+    dealt = np.zeros(sets, np.int64)
+    for bits in range(sets):
+        dealt[bits] = bin(bits).count("1")
+        for seat in range(N):
+            for back in range(2):
+                step = -1 if back else 1
+                for skip in range(-1, N):
+                    found = seat
+                    for k in range(1, N):
+                        other = (seat + step * k) % N
+                        if bits >> other & 1 and other != skip:
+                            found = other
+                            break
+                    following[((bits * N + seat) * 2 + back) * (N + 1) + skip + 1] = found
+            first[bits * N + seat] = (
+                seat if bits >> seat & 1 else following[((bits * N + seat) * 2) * (N + 1)]
+            )
+            place = 0
+            for k in range(N):
+                other = (seat + k) % N
+                if bits >> other & 1:
+                    rank[bits * N + seat, other] = place
+                    place += 1
+    hot = np.zeros((N * N, 2 * N), np.float32)  # the viewer and the seat to move
+    for viewer in range(N):
+        for mover in range(N):
+            hot[viewer * N + mover, viewer] = 1.0
+            hot[viewer * N + mover, N + mover] = 1.0
+    results = np.zeros((sets, N), np.float64)  # float64 quotients, rounded once into float32
+    for won in range(sets):
+        k = int(dealt[won])
+        if 0 < k < N:
+            lower = k <= N - k
+            for seat in range(N):
+                if won >> seat & 1:
+                    results[won, seat] = 1.0 if lower else (N - k) / k
+                else:
+                    results[won, seat] = -k / max(N - k, 1) if lower else -1.0
+    return following, first, rank, dealt, hot, results
 
 
 class PowwowBatch:
@@ -65,38 +129,49 @@ class PowwowBatch:
         self.players = N = players
         self.rng = np.random.default_rng(seed)
         self.rows = np.arange(B)
+        self.seat_rows = self.rows * N  # a seat's place in a flattened [B, players] array
+        self.stack_rows = self.rows * len(FEATHERS)
         self.limit = self.options.buzzards
         self.eliminations = self.options.end_after_eliminations
         self.tomahawks = self.options.tomahawks
+        self.everyone = (1 << N) - 1
+        tables = _tables(N)
+        self.following, self.first_of, self.rank, self.dealt, self.hot, self.results = tables
+        self.powers = 1 << np.arange(N)  # a seat's bit
         self.stack = np.zeros((B, len(FEATHERS)), np.int8)  # codes, drawn from `pos` on
         self.size = np.zeros(B, np.int64)  # feathers laid out in `stack` at its last shuffle
         self.pos = np.zeros(B, np.int64)
         self.used = np.zeros((B, len(CODES)), np.int64)  # the used pile, a count per code
-        self.worn = np.full((B, N, 2), -1, np.int8)
+        self.worn = np.full((B, N, 2), -1, np.int64)
         self.nworn = np.zeros((B, N), np.int64)
         self.question = np.zeros(B, np.bool_)
         self.buzzards = np.zeros((B, N), np.int64)
         self.active = np.ones((B, N), np.bool_)
+        self.bits = np.full(B, self.everyone, np.int64)  # the seats still in, a bit each
         self.nout = np.zeros(B, np.int64)
         self.first = np.zeros(B, np.int64)
         self.turn = np.zeros(B, np.int64)
-        self.direction = np.ones(B, np.int64)
+        self.back = np.zeros(B, np.bool_)  # the turn goes clockwise (reversed)
         self.guess = np.full(B, _NONE, np.int64)
         self.owner = np.full(B, -1, np.int64)
         self.agreed = np.zeros(B, np.bool_)
         self.ready = np.ones((B, N), np.bool_)
         self.latest = np.full((B, N), _NONE, np.int64)  # each seat's latest guess this round
-        # the log of each game: its moves (seat, action number) and its shuffles, each shuffle
-        # with how many moves came before it
-        self.moves = np.zeros((B, 256), np.int16)
-        self.seats = np.zeros((B, 256), np.int8)
-        self.count = np.zeros(B, np.int64)
+        # the log of every game: a row per step of the batch (the action and seat of each
+        # game), so a step logs with two row writes; `start` is the step each game began at
+        # (steps counted from the first, row 0 of the log being step `t0`); shuffles are kept
+        # per game with how many moves came before each
+        self.log_moves = np.zeros((256, B), np.int16)
+        self.log_seats = np.zeros((256, B), np.int8)
+        self.t = 0
+        self.t0 = 0
+        self.start = np.zeros(B, np.int64)
         self.shuffles: list[list[tuple[int, Array]]] = [[] for _ in range(B)]
-        self.finished: list[tuple[Array, Array, list[tuple[int, Array]]]] = []
+        #: the games ended and not yet handed out: (row, first step, end step, shuffles)
+        self.finished: list[tuple[int, int, int, list[tuple[int, Array]]]] = []
         self.action_json = [
             GAME.action_to_json(self.encoding.action(i)) for i in range(self.encoding.num_actions)
         ]
-        self.steps = np.arange(1, N)  # the seats after a seat, in steps of one
         self.slots = np.arange(len(FEATHERS))  # the places of a stack
 
     # --- the batch -------------------------------------------------------------------------
@@ -104,76 +179,96 @@ class PowwowBatch:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
         self._new_games(self.rows)
+        self._shuffle(self.rows)
+        self._start_round(self.rows)
 
     def step(self, actions: Array) -> tuple[Array, Array, Array]:
         """Apply one legal action per game: rewards `[B, players]`, terminations `[B]` and the
-        buzzards of each game that ended `[B, players]`."""
-        B, rows = self.num_envs, self.rows
-        seat = self.turn.copy()
-        count = self.count
-        if count.max() >= self.moves.shape[1]:
-            self._grow()
-        self.moves[rows, count] = actions
-        self.seats[rows, count] = seat
-        self.count += 1
-        extra = actions >= EXTRA_BASE
-        plain = actions < GUESS_COUNT
-        guessing = plain | extra
-        following = self._next(seat, self.direction, np.full(B, -1))
-        if guessing.any():
-            g = np.flatnonzero(guessing)
-            a = actions[g]
-            value = np.where(extra[g], (a - EXTRA_BASE) % GUESS_COUNT, a) + GUESS_MIN
-            self.guess[g] = value
-            self.owner[g] = seat[g]
-            self.agreed[g] = False
-            self.latest[g, seat[g]] = value
-            self.turn[g] = following[g]
+        buzzards of each game that ended `[B, players]`.
+
+        Every kind of action is applied over the whole batch at once (masked writes), so a
+        step costs about the same number of NumPy calls whatever the games do; only a dispute
+        (counting a round, starting the next or a new game) works on the games that dispute."""
+        B, N = self.num_envs, self.players
+        seat = self.turn
+        if self.t - self.t0 >= len(self.log_moves):
+            self._compact()
+        at = self.t - self.t0
+        self.log_moves[at] = actions
+        self.log_seats[at] = seat
+        self.t += 1
+        dispute = actions == DISPUTE_INDEX
+        if self.tomahawks:
+            extra = actions >= EXTRA_BASE
+            guessing = (actions < GUESS_COUNT) | extra
+            value = np.where(extra, (actions - EXTRA_BASE) % GUESS_COUNT, actions)
+            value += GUESS_MIN
+        else:
+            guessing = ~dispute
+            value = actions + GUESS_MIN
+        key = self.bits * N
+        key += seat
+        key *= 2
+        key += self.back
+        key *= N + 1  # the next seat, passing over none
+        following = self.following.take(key)
+        np.copyto(self.guess, value, where=guessing)
+        np.copyto(self.owner, seat, where=guessing)
+        latest = self.latest.reshape(-1)
+        mine = self.seat_rows + seat
+        if self.tomahawks:
+            latest[mine] = np.where(guessing, value, latest[mine])
+            self.agreed &= ~guessing
+            agree = actions == AGREE_INDEX
+            self.turn = np.where(guessing | agree, following, seat)
+            self._tomahawks(actions, seat, extra, agree, key)
+        else:
+            latest[mine] = value  # a game that disputes starts a round, which clears it
+            self.turn = np.where(guessing, following, seat)
+        rewards = np.zeros((B, N), np.float32)
+        over = np.zeros(B, np.bool_)
+        scores = np.zeros((B, N), np.int64)
+        d = np.flatnonzero(dispute)
+        if len(d):
+            self._settle(d, seat[d], rewards, over, scores)
+        return rewards, over, scores
+
+    def _tomahawks(
+        self, actions: Array, seat: Array, extra: Array, agree: Array, key: Array
+    ) -> None:
+        """What an extra feather, an agreement and a reverse do besides a guess."""
+        ready = self.ready.reshape(-1)
         if extra.any():
             e = np.flatnonzero(extra)
             target = (actions[e] - EXTRA_BASE) // GUESS_COUNT
-            self.ready[e, seat[e]] = False
+            ready[self.seat_rows[e] + seat[e]] = False
             feather = self._draw(e)
             self.worn[e, target, 1] = feather
             self.nworn[e, target] = 2
             self.question[e] |= feather == _QUESTION
-        agree = actions == AGREE_INDEX
         if agree.any():
             g = np.flatnonzero(agree)
-            self.ready[g, seat[g]] = False
+            ready[self.seat_rows[g] + seat[g]] = False
             self.owner[g] = seat[g]
             self.agreed[g] = True
-            self.turn[g] = following[g]
         reverse = actions == REVERSE_INDEX
         if reverse.any():
             r = np.flatnonzero(reverse)
-            self.ready[r, seat[r]] = False
-            self.direction[r] = -self.direction[r]
-            self.turn[r] = self._next(seat[r], self.direction[r], self.owner[r], r)
-        rewards = np.zeros((B, self.players), np.float64)
-        over = np.zeros(B, np.bool_)
-        scores = np.zeros((B, self.players), np.int64)
-        dispute = actions == DISPUTE_INDEX
-        if dispute.any():
-            d = np.flatnonzero(dispute)
-            ended = self._settle(d, seat[d], rewards)
-            if len(ended):
-                over[ended] = True
-                scores[ended] = self.buzzards[ended]
-                for b in ended.tolist():
-                    n = int(self.count[b])
-                    self.finished.append(
-                        (self.seats[b, :n].copy(), self.moves[b, :n].copy(), self.shuffles[b])
-                    )
-                self._new_games(ended)
-        return rewards.astype(np.float32), over, scores
+            ready[self.seat_rows[r] + seat[r]] = False
+            back = self.back[r]
+            self.back[r] = ~back
+            # the same key in the other direction, passing over the owner
+            turned = key[r] + np.where(back, -(self.players + 1), self.players + 1)
+            self.turn[r] = self.following.take(turned + self.owner[r] + 1)
 
     def records(self) -> list[dict[str, Any]]:
         """The format-1 records of the games finished since the last call."""
         finished, self.finished = self.finished, []
         options = self.options.model_dump()
         out = []
-        for seats, moves, shuffles in finished:
+        for b, begun, ended, shuffles in finished:
+            seats = self.log_seats[begun - self.t0 : ended - self.t0, b]
+            moves = self.log_moves[begun - self.t0 : ended - self.t0, b]
             entries: list[dict[str, Any]] = []
             at = 0
             for i, (seat, action) in enumerate(zip(seats.tolist(), moves.tolist(), strict=True)):
@@ -196,85 +291,85 @@ class PowwowBatch:
     # --- what the seats see ----------------------------------------------------------------
     def mask(self) -> Array:
         """The legal actions of the seat to move in every game `[B, num_actions]` (int8)."""
-        B, rows, seat = self.num_envs, self.rows, self.turn
+        index = self.guess - (GUESS_MIN - 1)
+        np.maximum(index, 0, out=index)  # 0: no guess, else the lowest guess left + 1
+        if not self.tomahawks:
+            return _MASKS.take(index, axis=0)
+        B, seat = self.num_envs, self.turn
         out = np.zeros((B, self.encoding.num_actions), np.int8)
-        has_guess = self.guess != _NONE
-        start = np.where(has_guess, self.guess + 1 - GUESS_MIN, 0)
-        guesses = _FROM[start]  # the guesses from `start` on, as a row of bytes
-        out[:, :GUESS_COUNT] = guesses
-        out[:, DISPUTE_INDEX] = has_guess
-        if self.tomahawks:
-            ready = self.ready[rows, seat]
-            out[:, AGREE_INDEX] = ready & has_guess & ~self.agreed
-            out[:, REVERSE_INDEX] = ready
-            for target in range(self.players):
-                able = ready & (seat != target) & self.active[:, target]
-                able &= self.nworn[:, target] == 1
-                base = EXTRA_BASE + GUESS_COUNT * target
-                out[:, base : base + GUESS_COUNT] = guesses * able[:, None]
+        out[:, : DISPUTE_INDEX + 1] = _MASKS.take(index, axis=0)
+        guesses = out[:, :GUESS_COUNT]
+        ready = self.ready.reshape(-1).take(self.seat_rows + seat)
+        out[:, AGREE_INDEX] = ready & (index > 0) & ~self.agreed
+        out[:, REVERSE_INDEX] = ready
+        for target in range(self.players):
+            able = ready & (seat != target) & self.active[:, target]
+            able &= self.nworn[:, target] == 1
+            base = EXTRA_BASE + GUESS_COUNT * target
+            np.multiply(guesses, able[:, None], out=out[:, base : base + GUESS_COUNT])
         return out
 
     def observe(self, viewer: Array | None = None) -> Array:
-        """Every game's encoded view of `viewer` (default: the seat to move) `[B, obs]`."""
+        """Every game's encoded view of `viewer` (default: the seat to move) `[B, obs]`.
+
+        Every column is written (no zeroing first); one-hots and guesses are rows of tables."""
         B, N, rows = self.num_envs, self.players, self.rows
         codes = len(CODES)
         seat = self.turn if viewer is None else viewer
         # float32 throughout: whole counts and halves are exact, and a quotient worked out in
         # float64 and written into it rounds once, exactly as `encoding.observe` rounds it
-        out = np.zeros((B, self.encoding.observation_size), np.float32)
-        out[rows, seat] = 1.0
-        out[rows, N + self.turn] = 1.0
-        out[:, 2 * N] = self.direction == -1
+        out = np.empty((B, self.encoding.observation_size), np.float32)
+        out[:, : 2 * N] = self.hot.take(seat * N + self.turn, axis=0)
+        out[:, 2 * N] = self.back
         at = 2 * N + 1
         seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
-        worn = self.worn.astype(np.int64)
-        worn += 1
-        seen[...] = _PAIR[worn[:, :, 0] * (len(CODES) + 1) + worn[:, :, 1]]
+        worn = self.worn[:, :, 0] * (len(CODES) + 1)
+        worn += self.worn[:, :, 1]
+        worn += len(CODES) + 2
+        seen[...] = _PAIR.take(worn, axis=0)
         seen[rows, seat] = 0.0  # a seat never sees its own feathers
         at += N * codes
-        out[:, at : at + N] = self.nworn / 2
+        np.multiply(self.nworn, 0.5, out=out[:, at : at + N], casting="unsafe")
         at += N
         out[:, at : at + N] = self.buzzards / self.limit
         at += N
-        out[:, at : at + N] = ~self.active
+        np.logical_not(self.active, out=out[:, at : at + N], casting="unsafe")
         at += N
         out[:, at : at + N] = self.ready
         at += N
-        has_guess = self.guess != _NONE
-        out[:, at] = has_guess
-        out[:, at + 1] = _GUESSED[np.maximum(self.guess - (GUESS_MIN - 1), 0)]
+        index = self.guess - (GUESS_MIN - 1)
+        np.maximum(index, 0, out=index)
+        out[:, at : at + 2] = _GUESSED2.take(index, axis=0)
         at += 2
-        owned = np.flatnonzero(self.owner >= 0)
-        out[owned, at + self.owner[owned]] = 1.0
+        out[:, at : at + N] = _ONE_HOT[: N + 1, :N].take(self.owner + 1, axis=0)
         at += N
         out[:, at] = self.agreed
         at += 1
-        latest = self.latest
-        guessed = latest != _NONE
-        out[:, at : at + 2 * N : 2] = guessed
-        out[:, at + 1 : at + 2 * N : 2] = _GUESSED[np.maximum(latest - (GUESS_MIN - 1), 0)]
+        latest = self.latest - (GUESS_MIN - 1)
+        np.maximum(latest, 0, out=latest)
+        out[:, at : at + 2 * N] = _GUESSED2.take(latest, axis=0).reshape(B, 2 * N)
         at += 2 * N
-        out[:, at : at + codes] = self.used * _SHARE
+        np.multiply(self.used, _SHARE, out=out[:, at : at + codes], casting="unsafe")
         at += codes
         out[:, at] = (self.size - self.pos) / len(FEATHERS)
         return out
 
     # --- the rules -------------------------------------------------------------------------
     def _new_games(self, games: Array) -> None:
+        """New games in `games`: all 36 feathers in the used pile, for the shuffle that starts
+        a game (made with the other shuffles of the step)."""
         self.buzzards[games] = 0
         self.active[games] = True
+        self.bits[games] = self.everyone
         self.nout[games] = 0
-        self.count[games] = 0
+        self.start[games] = self.t
         self.first[games] = self.options.first_player
-        # the first shuffle of every new game at once: each row a permutation of the 36
-        orders = self.rng.permuted(np.broadcast_to(_ALL, (len(games), len(_ALL))), axis=1)
-        self.stack[games] = orders
-        self.size[games] = len(_ALL)
+        self.size[games] = 0
         self.pos[games] = 0
-        self.used[games] = 0
-        for b, order in zip(games.tolist(), orders, strict=True):
-            self.shuffles[b] = [(0, order)]
-        self._start_round(games)
+        self.used[games] = _DECK
+        shuffles = self.shuffles
+        for b in games.tolist():
+            shuffles[b] = []
 
     def _shuffle(self, games: Array) -> None:
         """Shuffle each game's stack and used pile together (the whole 36 at a start), all
@@ -291,130 +386,144 @@ class PowwowBatch:
         held = np.bincount(flat, minlength=G * len(CODES)).reshape(G, len(CODES))
         total = held + self.used[games]
         n = total.sum(axis=1)
+        # the j-th feather's code: how many codes end at or before j, one search for all the
+        # games (each game's ends and places lifted above the last game's)
+        lift = np.arange(0, 64 * G, 64)[:, None]
         ends = total.cumsum(axis=1)
-        laid = (slots[None, :, None] >= ends[:, None, :]).sum(axis=2)  # j-th feather's code
+        ends += lift
+        laid = np.searchsorted(ends.ravel(), (slots + lift).ravel(), side="right")
+        laid -= np.repeat(np.arange(0, len(CODES) * G, len(CODES)), width)
         keys = self.rng.random((G, width))
         keys[slots[None, :] >= n[:, None]] = 2.0
-        order = np.take_along_axis(laid, keys.argsort(axis=1), axis=1).astype(np.int8)
+        places = keys.argsort(axis=1)
+        places += np.arange(0, width * G, width)[:, None]
+        order = laid.take(places).astype(np.int8)
         self.stack[games] = order
         self.size[games] = n
         self.pos[games] = 0
         self.used[games] = 0
-        count = self.count
-        for b, row, k in zip(games.tolist(), order, n.tolist(), strict=True):
-            self.shuffles[b].append((int(count[b]), row[:k]))
+        made = (self.t - self.start[games]).tolist()  # the moves of each game before it
+        for b, row, k, before in zip(games.tolist(), order, n.tolist(), made, strict=True):
+            self.shuffles[b].append((before, row[:k]))
 
     def _draw(self, games: Array) -> Array:
         """The next feather of each game's stack, shuffling the used pile in when it is empty."""
         empty = games[self.pos[games] >= self.size[games]]
         if len(empty):
             self._shuffle(empty)
-        feather = self.stack[games, self.pos[games]]
-        self.pos[games] += 1
+        pos = self.pos[games]
+        feather = self.stack.reshape(-1).take(self.stack_rows[games] + pos)
+        self.pos[games] = pos + 1
         return feather
 
-    def _next(
-        self, seat: Array, direction: Array, skip: Array, games: Array | None = None
-    ) -> Array:
-        """The next active seat from `seat` in `direction`, passing over `skip`; the seat itself
-        when there is none."""
-        rows = self.rows if games is None else games
-        N = self.players
-        candidates = (seat[:, None] + direction[:, None] * self.steps[None, :]) % N
-        able = self.active[rows[:, None], candidates] & (candidates != skip[:, None])
-        found = able.any(axis=1)
-        pick = candidates[np.arange(len(rows)), able.argmax(axis=1)]
-        return np.where(found, pick, seat)
-
-    def _settle(self, games: Array, disputer: Array, rewards: Array) -> Array:
-        """Count the round of each game in `games`, give the buzzard, go on; the games that
-        ended (their rewards written)."""
-        N = self.players
-        turned = np.full(len(games), -1, np.int64)
+    def _settle(
+        self, games: Array, disputer: Array, rewards: Array, over: Array, scores: Array
+    ) -> None:
+        """Count the round of each game in `games`, give the buzzard, go on: the next round, or
+        a new game for each game that ended (its rewards, termination and scores written)."""
+        N, G = self.players, len(games)
+        turned = np.full(G, -1, np.int64)
         q = np.flatnonzero(self.question[games])
         if len(q):
             turned[q] = self._draw(games[q])
         # the feathers of the round, counted by code: the worn ones and the one turned over
         # (-1: none, counted in a last column dropped after), one bincount for all the games
         codes = len(CODES) + 1
-        shown = np.concatenate([self.worn[games].reshape(len(games), 2 * N), turned[:, None]], 1)
-        flat = np.arange(len(games))[:, None] * codes + (shown.astype(np.int64) % codes)
-        counts = np.bincount(flat.ravel(), minlength=len(games) * codes)
-        counts = counts.reshape(len(games), codes)[:, :-1]
+        shown = np.concatenate([self.worn[games].reshape(G, 2 * N), turned[:, None]], 1)
+        shown %= codes
+        shown += np.arange(0, G * codes, codes)[:, None]
+        counts = np.bincount(shown.ravel(), minlength=G * codes)
+        counts = counts.reshape(G, codes)[:, :-1]
         greens = counts[:, :8]
         green_sum = greens @ _GREEN
-        any_green = greens.any(axis=1)
         top = _GREEN[7 - np.argmax(greens[:, ::-1] > 0, axis=1)]
-        green_sum = green_sum - np.where((counts[:, _MAX0] > 0) & any_green, top, 0)
-        green_sum = np.where(counts[:, _X2] > 0, 2 * green_sum, green_sum)
+        top *= (counts[:, _MAX0] > 0) & (green_sum > 0)
+        green_sum -= top
+        green_sum *= (counts[:, _X2] > 0) + 1
         total = green_sum + counts @ _OTHER
-        guess = self.guess[games]
-        owner = self.owner[games]
-        loser = np.where(total >= guess, disputer, owner)
+        loser = np.where(total >= self.guess[games], disputer, self.owner[games])
         self.used[games] += counts
-        self.worn[games] = -1
-        self.nworn[games] = 0
-        self.buzzards[games, loser] += 1
-        out = self.buzzards[games, loser] >= self.limit
-        self.active[games[out], loser[out]] = False
-        self.nout[games[out]] += 1
-        remaining = self.active[games].sum(axis=1)
-        ended = out & (remaining == 1)
-        if self.eliminations is not None:
-            ended |= out & (self.nout[games] >= self.eliminations)
-        if ended.any():
-            e = games[ended]
-            buzzards = np.where(self.active[e], self.buzzards[e], np.iinfo(np.int64).max)
-            won = buzzards == buzzards.min(axis=1, keepdims=True)
-            k = won.sum(axis=1, keepdims=True)
-            lower = k <= N - k
-            win = np.where(lower, 1.0, (N - k) / k)
-            lose = np.where(lower, -k / np.maximum(N - k, 1), -1.0)
-            rewards[e] = np.where(won, win, lose)
-            rewards[e[(k == N).ravel()]] = 0.0
-        going = ~ended
-        g = games[going]
-        loser = loser[going]
-        self.first[g] = np.where(
-            self.active[g, loser],
-            loser,
-            self._next(loser, np.ones(len(g), np.int64), np.full(len(g), -1), g),
+        lost = self.seat_rows[games] + loser
+        buzzards = self.buzzards.reshape(-1)
+        buzzards[lost] += 1
+        first = self.first_of.take(self.bits[games] * N + loser)
+        out = buzzards[lost] >= self.limit
+        if out.any():
+            o, seat = games[out], loser[out]
+            self.active[o, seat] = False
+            self.bits[o] &= ~(1 << seat)
+            self.nout[o] += 1
+            ended = self.dealt.take(self.bits[o]) == 1
+            if self.eliminations is not None:
+                ended |= self.nout[o] >= self.eliminations
+            first[out] = self.first_of.take(self.bits[o] * N + seat)
+            if ended.any():
+                self._end(o[ended], rewards, over, scores)
+        self.first[games] = first
+        going = ~over[games]
+        if not going.all():
+            self._new_games(games[~going])
+        # one shuffle for all: a new game's, one after a zero feather, one when the stack is
+        # too short for the deal (never after either of the others)
+        shuffle = going & (counts[:, _ZERO] > 0)
+        shuffle |= self.size[games] - self.pos[games] < self.dealt.take(self.bits[games])
+        if shuffle.any():
+            self._shuffle(games[shuffle])
+        self._start_round(games)
+
+    def _end(self, e: Array, rewards: Array, over: Array, scores: Array) -> None:
+        """The games `e` ended: their rewards, termination, scores and log."""
+        buzzards = np.where(self.active[e], self.buzzards[e], np.iinfo(np.int64).max)
+        won = buzzards == buzzards.min(axis=1, keepdims=True)
+        rewards[e] = self.results.take(won @ self.powers, axis=0)
+        over[e] = True
+        scores[e] = self.buzzards[e]
+        t, shuffles = self.t, self.shuffles
+        self.finished.extend(
+            (b, begun, t, shuffles[b])
+            for b, begun in zip(e.tolist(), self.start[e].tolist(), strict=True)
         )
-        zero = counts[going, _ZERO] > 0
-        if zero.any():
-            self._shuffle(g[zero])
-        self._start_round(g)
-        finished: Array = games[ended]
-        return finished
 
     def _start_round(self, games: Array) -> None:
+        """Deal the round (the stack holds enough: shuffled before when short)."""
         N = self.players
         self.latest[games] = _NONE
         self.guess[games] = _NONE
         self.owner[games] = -1
         self.agreed[games] = False
-        self.question[games] = False
-        self.direction[games] = 1
+        self.back[games] = False
         self.ready[games] = True
-        order = (self.first[games][:, None] + np.arange(N)[None, :]) % N
-        dealt = self.active[games[:, None], order]
-        short = games[self.size[games] - self.pos[games] < dealt.sum(axis=1)]
-        if len(short):
-            self._shuffle(short)
-        rank = np.cumsum(dealt, axis=1) - dealt
-        where = np.minimum(self.pos[games][:, None] + rank, len(FEATHERS) - 1)
-        feather = self.stack[games[:, None], where]
-        self.worn[games[:, None], order, 0] = np.where(dealt, feather, -1)
-        self.nworn[games[:, None], order] = dealt
-        self.pos[games] += dealt.sum(axis=1)
-        self.question[games] = (dealt & (feather == _QUESTION)).any(axis=1)
-        self.turn[games] = self.first[games]
+        first = self.first[games]
+        key = self.bits[games] * N + first
+        rank = self.rank.take(key, axis=0)  # each seat's place in the deal, -1: not dealt
+        dealt = self.dealt.take(self.bits[games])
+        pos = self.pos[games]
+        where = rank + pos[:, None]
+        np.clip(where, 0, len(FEATHERS) - 1, out=where)
+        where += self.stack_rows[games][:, None]
+        feather = self.stack.reshape(-1).take(where)
+        worn = np.full((len(games), N, 2), -1, np.int64)
+        on = rank >= 0
+        np.copyto(worn[:, :, 0], feather, where=on)
+        self.worn[games] = worn
+        self.nworn[games] = on
+        self.pos[games] = pos + dealt
+        self.question[games] = (worn[:, :, 0] == _QUESTION).any(axis=1)
+        self.turn[games] = first
 
-    def _grow(self) -> None:
-        width = self.moves.shape[1]
-        self.moves = np.concatenate([self.moves, np.zeros_like(self.moves)], axis=1)
-        self.seats = np.concatenate([self.seats, np.zeros_like(self.seats)], axis=1)
-        assert self.moves.shape[1] == 2 * width
+    def _compact(self) -> None:
+        """Make room in the log: drop the steps before every game still kept (live or not yet
+        handed out), doubling the log when more than half of it is still needed."""
+        kept = min([int(self.start.min())] + [begun for _, begun, _, _ in self.finished])
+        needed = self.t - kept
+        height = len(self.log_moves)
+        if needed > height // 2:
+            height *= 2
+        moves = np.zeros((height, self.num_envs), np.int16)
+        seats = np.zeros((height, self.num_envs), np.int8)
+        moves[:needed] = self.log_moves[kept - self.t0 : self.t - self.t0]
+        seats[:needed] = self.log_seats[kept - self.t0 : self.t - self.t0]
+        self.log_moves, self.log_seats, self.t0 = moves, seats, kept
 
 
 def _shuffle_json(order: Array) -> dict[str, Any]:
