@@ -210,3 +210,21 @@ def test_hard_checks_its_model_of_the_others_once_rounds_are_revealed() -> None:
     view = shown[-1]
     legal = legal_for(view)
     assert wary.choose(view, legal) == MediumBot(0).choose(view, legal)
+
+
+class _Disputer:
+    """Disputes every guess; opens like medium."""
+
+    def choose(self, view: PowwowView, legal: list[Action]) -> Action:
+        return DISPUTE if DISPUTE in legal else MediumBot(0).choose(view, legal)
+
+
+def test_hard_checks_the_dispute_that_answered_its_own_last_guess() -> None:
+    # Seat 1 disputes every guess, so whenever hard guesses, its guess is the round's last move
+    # before the dispute: hard's last view of that round does not show it, and the dispute can
+    # only be judged once hard's own move is put back into the round.
+    hard = HardBot(1, budget=100)
+    shown = play_with(hard, [_Disputer(), _Disputer(), _Disputer()], 2)
+    answered = [r for r in shown[-1].rounds if r.owner == 0 and r.disputer == 1]  # all learnt
+    assert len(answered) >= 4
+    assert hard.judged[1] == len(answered)

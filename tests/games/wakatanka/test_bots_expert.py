@@ -4,15 +4,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
+from campfire.bots import make_bot
 from campfire.games.wakatanka import GAME
-from campfire.games.wakatanka.actions import CALL, Action, Play
-from campfire.games.wakatanka.bots import ExpertBot, MediumBot, medium_action, scored_options
-from campfire.games.wakatanka.models import MEDIUM_CALL_RATE, called_chance, seat_records
-from campfire.games.wakatanka.tracking import track
-from campfire.games.wakatanka.view import WakatankaView
+from campfire.games.wakatanka.actions import CALL, Action, Play, Spell
+from campfire.games.wakatanka.bots import (
+    EXPERT_TOKEN,
+    MEDIUM,
+    MEDIUM_MATCH,
+    WINNING_TOKEN,
+    EasyBot,
+    ExpertBot,
+    MediumBot,
+    easy_chance,
+    expert_style,
+    kind_chances,
+    medium_action,
+    scored_options,
+)
+from campfire.games.wakatanka.models import (
+    MEDIUM_CALL_RATE,
+    called_chance,
+    seat_honesty,
+    seat_records,
+)
+from campfire.games.wakatanka.tracking import HONESTY, track
+from campfire.games.wakatanka.view import Turn, WakatankaView
 
 
 class AlwaysCaller:
@@ -50,7 +70,7 @@ def test_called_chance_keeps_medium_for_a_medium_caller_and_moves_with_the_rate(
 def test_one_always_caller_among_model_players_is_told_apart() -> None:
     expert = ExpertBot(1, worlds=3, options=3, horizon=3)
     bots: list[object] = [expert, AlwaysCaller(), MediumBot(2), MediumBot(3)]
-    records = seat_records(play(bots, 4, limit=160))
+    records = seat_records(play(bots, 11, limit=160))
     assert records[1].chances >= 6
     assert records[1].calls == records[1].chances
     assert records[1].call_rate > 0.6
@@ -100,3 +120,82 @@ def test_expert_searches_only_where_every_seat_reads_as_medium() -> None:
     wary = ExpertBot(1, worlds=3, options=3, horizon=3)
     last = play([wary, AlwaysCaller(), MediumBot(2), MediumBot(3)], 5, limit=120)
     assert not wary.reads_as_medium(last)
+
+
+def test_each_seat_is_read_as_its_own_kind() -> None:
+    for seed in (4, 5, 10):
+        expert = ExpertBot(1, worlds=3, options=3, horizon=3)
+        last = play([expert, EasyBot(1), MediumBot(2), MediumBot(3)], seed, limit=200)
+        assert expert.judged[1] >= 4 and expert.judged[2] >= 4
+        easy, medium = expert.types(1), expert.types(2)
+        assert easy["easy"] > easy["medium"], easy  # the easy player is told apart ...
+        assert medium["medium"] > 0.5, medium  # ... from the medium players beside it
+        assert expert.types(3)["medium"] > 0.5
+        assert not expert.reads_as_medium(last)  # so the search, which plays all as medium, waits
+
+
+def test_easy_chance_is_a_distribution_that_names_easys_own_moves() -> None:
+    rng = random.Random(3)
+    state = GAME.new_state(4)
+    bots = [EasyBot(s) for s in range(4)]
+    checked = 0
+    while not state.is_terminal and checked < 80:
+        if state.to_move is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        seat = state.to_move
+        legal = state.legal_actions()
+        moves = {(m.action, m.tile) for m in (_turn(seat, a) for a in legal)}
+        assert sum(easy_chance(state, m) for m in moves) == pytest.approx(1.0)
+        action = bots[seat].choose(state.view(seat), legal)
+        turn = _turn(seat, action)
+        assert easy_chance(state, (turn.action, turn.tile)) > 0
+        assert kind_chances(state, turn, action)["medium"] == MEDIUM_MATCH
+        state.apply(action)
+        checked += 1
+    assert checked >= 20
+
+
+def _turn(seat: int, action: Action) -> Turn:
+    """The public turn an action makes."""
+    if isinstance(action, Play):
+        return Turn(seat, "play", action.tile)
+    if isinstance(action, Spell):
+        return Turn(seat, "spell", action.tile)
+    return Turn(seat, "call" if action == CALL else "accept")
+
+
+def test_a_players_honesty_is_read_from_few_reveals() -> None:
+    view = play(
+        [
+            ExpertBot(1, worlds=3, options=3, horizon=3),
+            make_bot(GAME, "random", 1),
+            EasyBot(2),
+            EasyBot(3),
+        ],
+        4,
+        limit=200,
+    )
+    shown = [sum(1 for r in view.reveals for p, _ in r.cards if p == s) for s in range(4)]
+    assert shown[1] >= 4
+    honesty = seat_honesty(view)
+    tracked = track(view).honesty
+    assert honesty[1] < tracked[1] < HONESTY  # any card at all: read so sooner than tracking does
+    assert honesty[1] < 0.5 < honesty[2]
+
+
+def test_the_fourth_token_decides_the_game_in_the_experts_weights() -> None:
+    state = GAME.new_state(4)
+    rng = random.Random(0)
+    while state.to_move is None:
+        state.apply(state.sample_chance(rng))
+    view = state.view(state.to_move)
+    me = state.to_move
+    assert expert_style(view).token == EXPERT_TOKEN > MEDIUM.token
+    assert expert_style(view).rival_token == MEDIUM.rival_token
+    tokens = [0, 0, 0, 0]
+    tokens[me] = 3
+    tokens[(me + 1) % 4] = 3
+    ahead = replace(view, tokens=tuple(tokens))
+    assert expert_style(ahead).token == WINNING_TOKEN
+    assert expert_style(ahead).rival_token == WINNING_TOKEN

@@ -38,7 +38,7 @@ from campfire.games.powwow.odds import (
     unseen_by,
 )
 from campfire.games.powwow.state import PowwowState
-from campfire.games.powwow.view import PowwowView
+from campfire.games.powwow.view import PowwowView, RoundResult
 
 
 def _clamp(value: int) -> int:
@@ -418,6 +418,21 @@ class _Model:
         return None  # a round only ends with a dispute, which `settle` values
 
 
+def round_turns(
+    seen: PowwowView, mine: tuple[PowwowView, Action] | None, result: RoundResult
+) -> tuple[tuple[int, Action], ...]:
+    """A finished round's turns as far as this seat can rebuild them: those of its last view of
+    the round, its own move made from that view, and the dispute that ended the round when it
+    answered the last guess known (a round whose later turns were missed keeps what is sure)."""
+    turns = seen.turns
+    if mine is not None and mine[0] is seen and seen.seat is not None:
+        turns = (*turns, (seen.seat, mine[1]))  # my own last move, then who answered
+    last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
+    if last_guess == result.guess and result.disputer != seen.seat:
+        turns = (*turns, (result.disputer, DISPUTE))
+    return turns
+
+
 class HardBot:
     """Inference about its own feathers from the others' play, then a search over its options.
 
@@ -438,6 +453,7 @@ class HardBot:
         self._checked: set[int] = set()  # rounds already replayed against the model
         self.matched: Counter[int] = Counter()  # by seat: turns the model named exactly
         self.judged: Counter[int] = Counter()  # by seat: turns checked
+        self._mine: dict[int, tuple[PowwowView, Action]] = {}  # my last move of each round
 
     def model_fit(self, view: PowwowView) -> float | None:
         """How often the active others did what the model said (None: too few turns seen)."""
@@ -448,6 +464,11 @@ class HardBot:
         return sum(self.matched[s] for s in others) / judged
 
     def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        action = self._choose(view, legal)
+        self._mine[view.round] = (view, action)
+        return action
+
+    def _choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
         me = view.seat
         assert me is not None
         self._learn(view)
@@ -487,12 +508,10 @@ class HardBot:
                 continue
             self._checked.add(number)
             seen = self._last_seen.pop(number, None)
+            mine = self._mine.pop(number, None)
             if seen is None:
                 continue
-            turns = seen.turns
-            last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
-            if last_guess == result.guess and result.disputer != seen.seat:
-                turns = (*turns, (result.disputer, DISPUTE))  # the dispute, if nothing was missed
+            turns = round_turns(seen, mine, result)
             for m in round_moments(replace(seen, turns=turns)):
                 if m.seat == seen.seat:
                     continue
@@ -654,7 +673,6 @@ class ExpertBot(HardBot):
         super().__init__(seed, budget)
         self.trust = trust
         self.loglik: dict[int, dict[str, float]] = {}
-        self._mine: dict[int, tuple[PowwowView, Action]] = {}  # my last move of each round
 
     def reads_as_medium(self, seat: int) -> bool:
         """Whether the search may play `seat` as medium: medium is its likeliest kind by far and,
@@ -673,11 +691,6 @@ class ExpertBot(HardBot):
         weights = {t: math.exp(v - top) for t, v in logs.items()}
         total = sum(weights.values())
         return {t: w / total for t, w in weights.items()}
-
-    def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
-        action = self._choose(view, legal)
-        self._mine[view.round] = (view, action)
-        return action
 
     def _choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
         me = view.seat
@@ -726,12 +739,7 @@ class ExpertBot(HardBot):
             mine = self._mine.pop(number, None)
             if seen is None:
                 continue
-            turns = seen.turns
-            if mine is not None and mine[0] is seen and seen.seat is not None:
-                turns = (*turns, (seen.seat, mine[1]))  # my own last move, then who answered
-            last_guess = next((a.value for _, a in reversed(turns) if isinstance(a, Guess)), None)
-            if last_guess == result.guess and result.disputer != seen.seat:
-                turns = (*turns, (result.disputer, DISPUTE))
+            turns = round_turns(seen, mine, result)
             for m in round_moments(replace(seen, turns=turns)):
                 if m.seat == seen.seat:
                     continue

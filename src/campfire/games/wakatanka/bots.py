@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from campfire.bots.search import Playout, best, evaluate
 from campfire.games.wakatanka.actions import ACCEPT, CALL, Action, Play, Spell
@@ -23,7 +23,12 @@ from campfire.games.wakatanka.cards import (
     TOKENS_TO_WIN,
     neighbours,
 )
-from campfire.games.wakatanka.models import MEDIUM_CALL_RATE, called_chance, seat_records
+from campfire.games.wakatanka.models import (
+    MEDIUM_CALL_RATE,
+    called_chance,
+    seat_honesty,
+    seat_records,
+)
 from campfire.games.wakatanka.state import WakatankaState
 from campfire.games.wakatanka.tracking import Tracker, at_least, track
 from campfire.games.wakatanka.view import Slot, Turn, WakatankaView
@@ -283,14 +288,16 @@ class HardBot:
         from campfire.games.wakatanka.game import GAME
 
         share = 1 / worlds
+        weighed: list[dict[str, float]] = [{} for _ in moves]
         for _ in range(worlds):
             world = GAME.sample_state(before, self.rng)
             world.apply(mine)
-            for turn in moves:
+            for k, turn in enumerate(moves):
                 seat = world.to_move
                 if world.is_terminal or seat != turn.seat:
                     break
                 predicted = medium_policy(world, seat)
+                self._weigh(world, turn, predicted, weighed[k])
                 if _public(predicted) == (turn.action, turn.tile):
                     self.matched[seat] = self.matched.get(seat, 0.0) + share
                     world.apply(predicted)
@@ -301,6 +308,15 @@ class HardBot:
                     world.apply(actual)
         for turn in moves:
             self.judged[turn.seat] = self.judged.get(turn.seat, 0) + 1
+        self._settle(moves, weighed)
+
+    def _weigh(
+        self, world: WakatankaState, turn: Turn, predicted: Action, into: dict[str, float]
+    ) -> None:
+        """A hook for a subclass: weigh `turn` in one dealt `world` (hard needs only the fit)."""
+
+    def _settle(self, moves: Sequence[Turn], weighed: list[dict[str, float]]) -> None:
+        """A hook for a subclass: what `_weigh` found for each of `moves`, over the worlds."""
 
     def deal(self, view: WakatankaView, mine: Tracker) -> list[tuple[WakatankaState, float]]:
         from campfire.games.wakatanka.game import GAME
@@ -347,6 +363,97 @@ def _final(state: WakatankaState, me: int) -> float | None:
 
 
 # --- expert ------------------------------------------------------------------------------------
+#: the expert's own worth of a token, in cards: a game against players who build stacks of true
+#: cards (easy, medium) is a race for tokens, and taking a stack after a failed spell or call
+#: costs less than medium's 3 says (measured in the arena: 5 to 6 wins the most against easy
+#: players, more against a table with a random player, and anything from 3 to 6 is alike
+#: against medium players)
+EXPERT_TOKEN = 6.0
+#: a token that wins the game (the fourth), for me or for the next player, in cards
+WINNING_TOKEN = 20.0
+
+
+def expert_style(view: WakatankaView) -> Style:
+    """The expert's scoring weights at this point of the race: a token is worth `EXPERT_TOKEN`
+    cards, and a fourth token (mine, or the next player's from calling my bluff) decides the
+    game, which medium's fixed weights do not see."""
+    me = view.seat
+    assert me is not None
+    nxt = (me + 1) % view.players
+    return Style(
+        token=WINNING_TOKEN if view.tokens[me] == TOKENS_TO_WIN - 1 else EXPERT_TOKEN,
+        rival_token=WINNING_TOKEN if view.tokens[nxt] == TOKENS_TO_WIN - 1 else MEDIUM.rival_token,
+    )
+
+
+def expert_trackers(view: WakatankaView) -> tuple[Tracker, Tracker]:
+    """Card tracking (mine and the public one) with every seat's honesty read on its own
+    revealed cards from a weak prior (`models.seat_honesty`)."""
+    honesty = seat_honesty(view)
+    mine = replace(track(view), honesty=honesty)
+    return mine, replace(track(view, public=True), honesty=honesty)
+
+
+def expert_options(view: WakatankaView, next_call_rate: float) -> list[tuple[float, Action]]:
+    """The per-seat scored options, best first: the expert's robust baseline."""
+    mine, public = expert_trackers(view)
+    scored = scored_options(view, mine, public, expert_style(view), next_call_rate)
+    scored.sort(key=lambda item: -item[0])
+    return scored
+
+
+#: the kinds of player the expert tells apart, and its prior over them (as in Pow Wow)
+KINDS = ("medium", "easy", "random")
+KIND_PRIOR = {"medium": 0.6, "easy": 0.3, "random": 0.1}
+#: how often a medium player's move is the one medium names in a dealt world (their cards are
+#: hidden, so a world is only one that fits: measured fits sit around 0.5 to 0.6)
+MEDIUM_MATCH = 0.55
+#: no move is ruled out for any kind: a world dealt wrong must not decide a reading
+KIND_FLOOR = 0.02
+
+
+def easy_chance(world: WakatankaState, seen: tuple[str, str | None]) -> float:
+    """P(a player of easy's habits makes the public move `seen` in `world`): calls a last card
+    nine times in ten, otherwise calls with three of the animal or one time in ten, casts a
+    spell on a tall stack three times in ten, plays a true card when it can, else a mouse."""
+    seat = world.to_move
+    assert seat is not None and world.marker is not None
+    if world.last_card:
+        return 0.9 if seen == ("call", None) else 0.1 if seen == ("accept", None) else 0.0
+    hand = world.hands[seat]
+    chances: dict[tuple[str, str | None], float] = {}
+    rest = 1.0
+    if world.last_play is not None:
+        call = 1.0 if hand[world.last_play[1]] >= 3 else 0.1
+        chances[("call", None)] = call
+        rest *= 1 - call
+    tall = [t for t in range(len(TILES)) if len(world.stacks[t]) >= 3]
+    for t in tall:
+        chances[("spell", TILES[t])] = rest * 0.3 / len(tall)
+    if tall:
+        rest *= 0.7
+    sides = neighbours(world.marker)
+    true = [t for t in sides if hand[t]]
+    for t in true or sides:
+        key = ("play", TILES[t])
+        chances[key] = chances.get(key, 0.0) + rest / len(true or sides)
+    return chances.get(seen, 0.0)
+
+
+def kind_chances(world: WakatankaState, turn: Turn, predicted: Action) -> dict[str, float]:
+    """P(the public move `turn`) in one dealt `world` for each kind of player: medium (what it
+    names, mostly), easy (its habits) and random (any legal action)."""
+    seen = (turn.action, turn.tile)
+    publics = [_public(a) for a in world.legal_actions()]
+    others = max(1, len(set(publics)) - 1)
+    medium = MEDIUM_MATCH if _public(predicted) == seen else (1 - MEDIUM_MATCH) / others
+    return {
+        "medium": medium,
+        "easy": easy_chance(world, seen),
+        "random": publics.count(seen) / len(publics) if publics else 0.0,
+    }
+
+
 class ExpertBot(HardBot):
     """Hard's search, with every other seat read on its own record.
 
@@ -369,10 +476,39 @@ class ExpertBot(HardBot):
         trust: float | None = 0.45,
         seat_trust: float = 0.35,
         call_band: float = 0.2,
+        kind_trust: float = 0.4,
     ) -> None:
         super().__init__(seed, worlds, options, horizon, trust)
         self.seat_trust = seat_trust
         self.call_band = call_band
+        self.kind_trust = kind_trust
+        self.loglik: dict[int, dict[str, float]] = {}  # by seat: log-likelihood of each kind
+
+    def types(self, seat: int) -> dict[str, float]:
+        """The posterior over the kinds of player `seat` is, from its moves checked so far."""
+        record = self.loglik.get(seat, {})
+        logs = {k: math.log(KIND_PRIOR[k]) + record.get(k, 0.0) for k in KINDS}
+        top = max(logs.values())
+        weights = {k: math.exp(v - top) for k, v in logs.items()}
+        total = sum(weights.values())
+        return {k: w / total for k, w in weights.items()}
+
+    def _weigh(
+        self, world: WakatankaState, turn: Turn, predicted: Action, into: dict[str, float]
+    ) -> None:
+        for kind, p in kind_chances(world, turn, predicted).items():
+            into[kind] = into.get(kind, 0.0) + p
+        into["worlds"] = into.get("worlds", 0.0) + 1
+
+    def _settle(self, moves: Sequence[Turn], weighed: list[dict[str, float]]) -> None:
+        for turn, found in zip(moves, weighed, strict=True):
+            worlds = found.get("worlds", 0.0)
+            if not worlds:
+                continue
+            record = self.loglik.setdefault(turn.seat, {})
+            for kind in KINDS:
+                chance = max(KIND_FLOOR, found.get(kind, 0.0) / worlds)
+                record[kind] = record.get(kind, 0.0) + math.log(chance)
 
     def seat_fit(self, seat: int) -> float | None:
         """How often `seat` did what medium would have (None: fewer than four moves checked)."""
@@ -395,6 +531,8 @@ class ExpertBot(HardBot):
             own = self.seat_fit(seat)
             if own is not None and own < self.seat_trust:
                 return False
+            if self.types(seat)["medium"] < self.kind_trust:
+                return False
             if abs(records[seat].call_rate - MEDIUM_CALL_RATE) > self.call_band:
                 return False
         return True
@@ -406,6 +544,9 @@ class ExpertBot(HardBot):
             return _pick_legal(CALL, legal)
         records = seat_records(view)
         nxt = (me + 1) % view.players
+        if not self.reads_as_medium(view):
+            baseline = expert_options(view, records[nxt].call_rate)
+            return next((a for _, a in baseline if a in legal), legal[0])
         mine = track(view)
         scored = scored_options(
             view, mine, track(view, public=True), MEDIUM, records[nxt].call_rate
@@ -414,8 +555,6 @@ class ExpertBot(HardBot):
         options = [a for _, a in scored[: self.options] if a in legal]
         if len(options) <= 1:
             return options[0] if options else legal[0]
-        if not self.reads_as_medium(view):
-            return options[0]
         worlds = self.deal(view, mine)
         playout = Playout(
             medium_policy,

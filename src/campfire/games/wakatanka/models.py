@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campfire.games.wakatanka.tracking import HONESTY
 from campfire.games.wakatanka.view import WakatankaView
 
 #: medium's share of calls among the chances it had (measured over medium tables) and how many
@@ -70,6 +71,28 @@ def seat_records(view: WakatankaView) -> tuple[SeatRecord, ...]:
     )
 
 
+#: how many revealed cards the expert's prior honesty is worth (card tracking's own prior is 4:
+#: a player who plays any card is read as one after a few reveals, not a dozen)
+HONESTY_PRIOR = 1.0
+
+
+def seat_honesty(view: WakatankaView, prior: float = HONESTY_PRIOR) -> tuple[float, ...]:
+    """Each seat's honesty as its revealed cards show it: the share of its cards that were the
+    animal of the tile they lay on, from a prior of `HONESTY` worth `prior` cards.
+
+    Card tracking starts every player at 85% honest and needs many reveals to move; a player
+    who plays any card at all shows perhaps one true card in five, and the expert should call
+    them as such after a handful of reveals.
+    """
+    shown = [0] * view.players
+    true = [0] * view.players
+    for reveal in view.reveals:
+        for placer, name in reveal.cards:
+            shown[placer] += 1
+            true[placer] += name == reveal.tile
+    return tuple((prior * HONESTY + true[s]) / (prior + shown[s]) for s in range(view.players))
+
+
 def called_chance(medium_guess: float, rate: float) -> float:
     """P(a seat calls a play), from medium's guess for a medium player and the seat's own rate.
 
@@ -82,4 +105,11 @@ def called_chance(medium_guess: float, rate: float) -> float:
     return medium_guess * rate / MEDIUM_CALL_RATE
 
 
-__all__ = ["MEDIUM_CALL_RATE", "SeatRecord", "called_chance", "seat_records"]
+__all__ = [
+    "HONESTY_PRIOR",
+    "MEDIUM_CALL_RATE",
+    "SeatRecord",
+    "called_chance",
+    "seat_honesty",
+    "seat_records",
+]
