@@ -477,7 +477,13 @@ class HardBot:
         fit = self.model_fit(view)
         if fit is not None and fit < 0.5:
             return _pick_legal(threshold_action(view, seat_odds(view)), legal)
-        post = belief(view)
+        return self._search(view, legal, me, belief(view))
+
+    def _search(
+        self, view: PowwowView, legal: Sequence[Action], me: int, post: dict[tuple[str, ...], float]
+    ) -> Action:
+        """Play each option out in the worlds most likely under `post` (this seat's own feathers
+        as the others' bids tell them), the likeliest first, as many as the budget allows."""
         seen, hidden, unseen = unseen_by(view)
         mine = distribution(seen, hidden, unseen, view.used, post)
         ranked = sorted(post.items(), key=lambda item: (-item[1], item[0]))
@@ -702,27 +708,7 @@ class ExpertBot(HardBot):
         post = mixed_belief(view, self.types)
         if not all(self.reads_as_medium(s) for s in others):
             return _pick_legal(threshold_action(view, seat_odds(view, post)), legal)
-        seen, hidden, unseen = unseen_by(view)
-        mine = distribution(seen, hidden, unseen, view.used, post)
-        ranked = sorted(post.items(), key=lambda item: (-item[1], item[0]))
-        options = self.options(view, mine, [own for own, _ in ranked[:3]], set(legal))
-        if len(options) == 1:
-            return options[0]
-        cost = sum(
-            15 if isinstance(a, Guess) and a.extra_feather_to is not None else 1 for a in options
-        )
-        keep: list[tuple[tuple[str, ...], float]] = []
-        mass = 0.0
-        for own, p in ranked:
-            keep.append((own, p))
-            mass += p
-            if mass >= 0.995 or (len(keep) + 1) * cost > self.budget:
-                break
-        model = _Model(me, hidden, post)
-        worlds = [(_determinized(view, own), p) for own, p in keep]
-        playout = Playout(model.policy, model.value, model.settle)
-        values = evaluate(options, worlds, playout, self.rng, on_world=model.clear)
-        return best(options, values)
+        return self._search(view, legal, me, post)
 
     def observe(self, view: PowwowView) -> None:
         """Learn from `view` without choosing (`choose` does this first): the last round of a
