@@ -265,6 +265,10 @@ class HardBot:
             fit = self.model_fit(view)
             if fit is None or fit < self.trust:
                 return options[0]  # medium's own choice, until the model has earned some trust
+        return self._search(view, mine, options, me)
+
+    def _search(self, view: WakatankaView, mine: Tracker, options: list[Action], me: int) -> Action:
+        """Play each option out with medium's policy in worlds dealt to fit what this seat saw."""
         worlds = self.deal(view, mine)
         playout = Playout(
             medium_policy,
@@ -555,12 +559,4 @@ class ExpertBot(HardBot):
         options = [a for _, a in scored[: self.options] if a in legal]
         if len(options) <= 1:
             return options[0] if options else legal[0]
-        worlds = self.deal(view, mine)
-        playout = Playout(
-            medium_policy,
-            lambda s: _final(s, me),
-            horizon=self.horizon,
-            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
-        )
-        values = evaluate(options, worlds, playout, self.rng)
-        return best(options, values)
+        return self._search(view, mine, options, me)
