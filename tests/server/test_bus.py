@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 
+import orjson
 import pytest
 
 from campfire.server.bus import Bus, Presence, RedisBus
@@ -35,5 +36,40 @@ def test_presence_of_many_tables_at_once_is_each_tables_presence(kind: str, redi
             assert at_once[2] == {2: Presence(False, None)}
         finally:
             await bus.stop()
+
+    asyncio.run(main())
+
+
+def test_notices_reach_the_other_process_in_order_many_to_a_message(redis_url: str) -> None:
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        heard: list[tuple[str, str, object]] = []
+        await sender.start(lambda *_: None, list)
+        await receiver.start(lambda t, k, d: heard.append((t, k, d)), list)
+        watcher = receiver.redis.pubsub(ignore_subscribe_messages=True)
+        await watcher.subscribe(receiver.channel)
+        try:
+            # fifty moves made at once on one process, as its tables' sockets send them
+            await asyncio.gather(
+                *(sender.publish(f"t{i % 5}", "moves", {"start": i}) for i in range(50))
+            )
+            # and one notice as a process of the earlier, one-notice-a-message kind sends it
+            old = {"t": "t9", "k": "seats", "p": "elsewhere", "d": None}
+            await sender.redis.publish(sender.channel, orjson.dumps(old))
+            for _ in range(500):
+                if len(heard) >= 51:
+                    break
+                await asyncio.sleep(0.01)
+            messages = 0
+            while await watcher.get_message(timeout=0.2) is not None:
+                messages += 1
+            assert heard[:50] == [(f"t{i % 5}", "moves", {"start": i}) for i in range(50)]
+            assert heard[50] == ("t9", "seats", None)
+            assert messages < 51  # the fifty travelled together, not one message each
+        finally:
+            await watcher.aclose()
+            await sender.stop()
+            await receiver.stop()
 
     asyncio.run(main())

@@ -158,6 +158,9 @@ class RedisBus(Bus):
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._hit = self.redis.register_script(_HIT)
+        self._outbox: list[tuple[str, str, dict[str, Any] | None]] = []
+        self._sent: asyncio.Future[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
 
     async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
         self._notice, self._present = notice, present
@@ -174,6 +177,9 @@ class RedisBus(Bus):
         await ready
 
     async def stop(self) -> None:
+        if self._sender is not None:  # the last notices still go out
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), 2.0)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -200,8 +206,12 @@ class RedisBus(Bus):
                         continue
                     try:
                         data = orjson.loads(message["data"])
-                        if data["p"] != self.process and self._notice is not None:
-                            self._notice(str(data["t"]), str(data["k"]), data.get("d"))
+                        if data["p"] == self.process or self._notice is None:
+                            continue
+                        # a batch of notices, or one (as an older process sends it)
+                        batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
+                        for table_id, kind, carried in batch:
+                            self._notice(str(table_id), str(kind), carried)
                     except (ValueError, KeyError, TypeError):
                         log.warning("ignored a malformed notice on %s", self.channel)
             except asyncio.CancelledError:
@@ -214,11 +224,30 @@ class RedisBus(Bus):
                 await asyncio.sleep(0.5)
 
     async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
-        message = orjson.dumps({"t": table_id, "k": kind, "p": self.process, "d": data})
-        try:
-            await self.redis.publish(self.channel, message)
-        except Exception as error:  # the others catch up from the database anyway
-            log.warning("could not publish a notice for table %s: %s", table_id, error)
+        """Send a notice; returns once it is on its way. Notices made while one message is
+        out travel together in the next: one Redis round trip, and one message for every
+        other process to read, for however many moves the process made meanwhile (a
+        message per move was a seventh of a process's time at 500 tables)."""
+        self._outbox.append((table_id, kind, data))
+        sent = self._sent
+        if sent is None:
+            sent = self._sent = asyncio.get_running_loop().create_future()
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._send())
+        await asyncio.shield(sent)
+
+    async def _send(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            sent, self._sent = self._sent, None
+            message = orjson.dumps({"p": self.process, "n": batch})
+            try:
+                await self.redis.publish(self.channel, message)
+            except Exception as error:  # the others catch up from the database anyway
+                log.warning("could not publish %d notices: %s", len(batch), error)
+            finally:
+                if sent is not None and not sent.done():
+                    sent.set_result(None)
 
     # --- leases ----------------------------------------------------------------------------
     def _lease(self, table_id: str) -> str:
