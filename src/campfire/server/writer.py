@@ -2,7 +2,8 @@
 moves waiting at that moment in one transaction.
 
 Under load the cost of a commit (and its fsync) is shared by all the tables that moved meanwhile,
-and a move costs two plain DB-API statements instead of a round through the ORM layer. Nobody is
+and a move costs plain DB-API statements instead of a round through the ORM layer (on PostgreSQL
+one statement, and a batch one pipelined round trip). Nobody is
 told about a move before the transaction holding it committed: each waiting move's future is
 settled only after `commit()` returns. A move whose table is no longer at its `start` (another
 process wrote first) changes nothing and gets `Conflict`; the others in the batch are unaffected.
@@ -61,6 +62,26 @@ class Writer:
         )
         self._insert = (
             f"INSERT INTO campfire_moves (table_id, idx, entry) VALUES ({mark}, {mark}, {mark})"
+        )
+        # PostgreSQL: a move is one statement (the table's row, its entries, the mover's count
+        # of run-out clocks; the entries and the count only where the table was still at
+        # `start`), and a batch is one pipeline of such statements: one round trip a batch
+        # instead of two or three a move
+        self._move = (
+            "WITH moved AS ("
+            " UPDATE campfire_tables SET moves = %(moves)s, status = %(status)s,"
+            " winners = %(winners)s, updated = %(now)s, version = version + 1,"
+            " to_move = %(to_move)s, deadline = %(deadline)s"
+            " WHERE id = %(id)s AND moves = %(start)s RETURNING version"
+            "), stored AS ("
+            " INSERT INTO campfire_moves (table_id, idx, entry)"
+            " SELECT %(id)s, %(start)s + e.n - 1, e.entry"
+            " FROM moved, unnest(%(entries)s::text[]) WITH ORDINALITY AS e(entry, n)"
+            "), timed AS ("
+            " UPDATE campfire_seats SET timeouts = %(timeouts)s"
+            " WHERE table_id = %(id)s AND seat = %(mover)s AND timeouts != %(timeouts)s"
+            " AND EXISTS (SELECT 1 FROM moved)"
+            ") SELECT version FROM moved"
         )
 
     def start(self) -> None:
@@ -164,6 +185,8 @@ class Writer:
         return None
 
     def _write(self, connection: Any, batch: list[_Append]) -> list[int | BaseException]:
+        if not self.storage.sqlite:
+            return self._write_pipelined(connection, batch)
         cursor = connection.cursor()
         results: list[int | BaseException] = []
         now = time.time()
@@ -200,6 +223,47 @@ class Writer:
                         self._timeouts, (item.timeouts, item.table_id, item.mover, item.timeouts)
                     )
                 results.append(int(rows[0][0]))
+            connection.commit()
+        except BaseException:
+            connection.rollback()
+            raise
+        finally:
+            cursor.close()
+        return results
+
+    def _write_pipelined(self, connection: Any, batch: list[_Append]) -> list[int | BaseException]:
+        now = time.time()
+        cursor = connection.cursor()
+        results: list[int | BaseException] = []
+        try:
+            cursor.executemany(
+                self._move,
+                [
+                    {
+                        "moves": item.start + len(item.entries),
+                        "status": item.status,
+                        "winners": dumps(list(item.winners)),
+                        "now": now,
+                        "to_move": item.to_move,
+                        "deadline": item.deadline,
+                        "id": item.table_id,
+                        "start": item.start,
+                        "entries": [dumps(e) for e in item.entries],
+                        "timeouts": item.timeouts,
+                        "mover": item.mover,
+                    }
+                    for item in batch
+                ],
+                returning=True,
+            )
+            for item in batch:
+                row = cursor.fetchone()
+                results.append(
+                    int(row[0])
+                    if row is not None
+                    else Conflict(f"table {item.table_id} is no longer at entry {item.start}")
+                )
+                cursor.nextset()
             connection.commit()
         except BaseException:
             connection.rollback()
