@@ -42,7 +42,7 @@ def test_a_batch_stores_every_move_and_refuses_only_the_one_that_lost_its_place(
     assert found is not None and [s.timeouts for s in found[0].seats] == [0, 2, 0]
     deal = [{"kind": "draw", "n": i} for i in range(3)]
 
-    async def main() -> list[int | BaseException]:
+    async def main() -> tuple[int | BaseException, ...]:
         writer = Writer(storage)
         writer.start()
         try:
