@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+from campfire.server.bus import Bus
 from campfire.server.hub import Hub, TableSpec
 from campfire.server.storage import Storage
 
@@ -36,6 +38,69 @@ def test_a_look_taken_before_a_move_does_not_reload_the_table_and_a_change_elsew
             await here.refresh(table)
             assert table.version == elsewhere.version and here.outdated(now, [table]) == []
             assert [s.name for s in table.seats] == ["Ana", "Ben", "Cy"]
+        finally:
+            for hub in (here, there):
+                hub.writer.stop()
+                hub.storage.close()
+
+    asyncio.run(main())
+
+
+class Recording(Bus):
+    """The bus of one process among several, with the notices it sends kept for a test to
+    deliver (as Redis would) to another process's hub."""
+
+    shared = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[tuple[str, str, dict[str, Any] | None]] = []
+
+    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+        self.sent.append((table_id, kind, data))
+
+
+def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_database_read(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
+
+    async def main() -> None:
+        bus = Recording()
+        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), bus, seed=2)
+        reads: list[int] = []
+        load_since = here.storage.load_since
+
+        def counted(*args: Any) -> Any:
+            reads.append(args[1])
+            return load_since(*args)
+
+        here.storage.load_since = counted  # type: ignore[method-assign,assignment]
+        for hub in (here, there):
+            hub.writer.start()
+        try:
+            table = await here.create(TableSpec("powwow", 3, {}, {}))
+            elsewhere = await there.get(table.id)
+            await there.join(elsewhere, "Ana", 1)
+            [(table_id, kind, data)] = bus.sent
+            assert (table_id, kind) == (table.id, "joined")
+            here._notice(table_id, kind, data)
+            await asyncio.gather(*here._tasks)
+            assert reads == []
+            assert table.seats[1].name == "Ana" and table.version == elsewhere.version
+            assert here.outdated(here.storage.versions([table.id]), [table]) == []
+            # the same notice again (or one that does not follow this copy): nothing, or a read
+            here._notice(table_id, kind, data)
+            await asyncio.gather(*here._tasks)
+            assert reads == []
+            await there.join(elsewhere, "Ben", 0)
+            await there.join(elsewhere, "Cy", 2)  # fills the table: dealt, a "moves" notice
+            assert [k for _, k, _ in bus.sent] == ["joined", "joined", "moves"]
+            here._notice(*bus.sent[2])
+            await asyncio.gather(*here._tasks)
+            assert len(reads) == 1  # the deal is read from the database, seats and all
+            assert [s.name for s in table.seats] == ["Ben", "Ana", "Cy"]
+            assert table.status == "playing" and table.at == elsewhere.at
         finally:
             for hub in (here, there):
                 hub.writer.stop()

@@ -84,6 +84,21 @@ def test_a_table_and_its_entries_round_trip(storage: Storage) -> None:
     assert storage.load("nope") is None
 
 
+def test_a_look_from_a_copy_at_the_current_version_reads_only_the_row(storage: Storage) -> None:
+    storage.create(table_row("t9"))
+    storage.claim_seat("t9", 0, "Ana", "h0")
+    version = storage.append("t9", 0, [{"player": 0, "action": "guess", "value": 3}], PLAYING, [])
+    found = storage.load_since("t9", 0, version)
+    assert found is not None
+    row, entries = found
+    assert (row.version, row.moves, row.seats, entries) == (version, 1, [], [])
+    found = storage.load_since("t9", 0, version - 1)  # a copy one change behind: everything
+    assert found is not None
+    row, entries = found
+    assert entries == [{"player": 0, "action": "guess", "value": 3}]
+    assert [s.name for s in row.seats] == ["Ana", None, None]
+
+
 def test_a_seat_is_claimed_once(storage: Storage) -> None:
     storage.create(table_row("t2"))
     storage.claim_seat("t2", 1, "Bob", "hb")

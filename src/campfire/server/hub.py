@@ -263,6 +263,8 @@ class Hub:
                     continue
             if kind == "moves" and data is not None and not table.behind:
                 self._spawn(self._take_moves(table, data))
+            elif kind == "joined" and data is not None and not table.behind:
+                self._spawn(self._take_join(table, data))
             elif not table.behind:
                 table.behind = True
                 self._spawn(self.refresh(table))
@@ -296,6 +298,27 @@ class Hub:
                 table.version = version  # else the next look at the database catches up
             table.broadcast(stamped)
             self.bots.kick(table)
+
+    async def _take_join(self, table: LiveTable, data: dict[str, Any]) -> None:
+        """A seat another process just gave away, carried by its notice: taken at once when
+        it is the change that follows this copy's version, else read from the database."""
+        async with table.lock:
+            try:
+                version, seat = int(data["version"]), int(data["seat"])
+                name, hashed, host = str(data["name"]), str(data["hash"]), bool(data["host"])
+                place = table.seats[seat]
+            except (KeyError, TypeError, ValueError, IndexError):
+                version, place = -1, None
+            if version <= table.version and version >= 0:
+                return  # already taken (from the database)
+            if place is None or version != table.version + 1 or place.taken or table.behind:
+                await self._catch_up(table)
+                return
+            place.name, place.token_hash = name, hashed
+            if host:
+                table.host_hash = hashed
+            table.version = version
+            table.broadcast_meta()
 
     def _apply_entries(
         self,
@@ -359,7 +382,9 @@ class Hub:
     async def _catch_up(self, table: LiveTable) -> None:
         """Take what other processes stored since this copy was made (the lock is held)."""
         try:
-            found = await anyio.to_thread.run_sync(self.storage.load_since, table.id, table.at)
+            found = await anyio.to_thread.run_sync(
+                self.storage.load_since, table.id, table.at, table.version
+            )
         except Exception as error:
             log.warning("could not catch table %s up: %s", table.id, error)
             return
@@ -762,7 +787,11 @@ class Hub:
                 table.broadcast_meta()
                 if deal is not None:  # another seat was taken elsewhere meanwhile
                     await self._catch_up(table)
-        await self.bus.publish(table.id, "moves" if dealt else "seats")
+        if dealt:
+            await self.bus.publish(table.id, "moves")
+        else:  # the seat travels with the notice: the others need not read the database
+            joined = {"version": version, "seat": seat, "name": name, "hash": hashed, "host": host}
+            await self.bus.publish(table.id, "joined", joined)
         return seat, token
 
     async def act(

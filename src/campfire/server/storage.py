@@ -379,13 +379,20 @@ class Storage:
         """The table and its record entries, or None when there is no such table."""
         return self.load_since(table_id, 0)
 
-    def load_since(self, table_id: str, start: int) -> tuple[TableRow, list[dict[str, Any]]] | None:
-        """The table with its seats, and its record entries from `start` up to its `moves`."""
+    def load_since(
+        self, table_id: str, start: int, version: int | None = None
+    ) -> tuple[TableRow, list[dict[str, Any]]] | None:
+        """The table with its seats, and its record entries from `start` up to its `moves`.
+
+        A caller whose copy is at `version` gets only the table's row (no seats, no entries)
+        while the table is still at that version: most looks find nothing new."""
         with self.engine.connect() as db:
             row = db.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
             if row is None:
                 return None
             table = _table(row)
+            if version is not None and table.version == version:
+                return table, []
             table.seats = [
                 _seat(r)
                 for r in db.execute(
