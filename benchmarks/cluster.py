@@ -79,11 +79,20 @@ def install_nginx() -> None:
         raise ClusterError(f"apt-get finished but {NGINX} is still missing")
 
 
-def nginx_conf(listen: int, upstreams: Sequence[int], folder: Path, workers: int = 1) -> str:
+def nginx_conf(
+    listen: int,
+    upstreams: Sequence[int],
+    folder: Path,
+    workers: int = 1,
+    by_table: bool = False,
+) -> str:
     """nginx in front of the processes: round-robin, WebSockets, forwarded headers, and every
-    file it writes (pid, logs, temp files) inside `folder`."""
+    file it writes (pid, logs, temp files) inside `folder`. With `by_table`, a table's sockets
+    go to one process by a hash of their address (`/ws/tables/ID`); any process still serves
+    any table, so this only saves work (see docs/deploy.md)."""
     # never take a process out of the rotation: a refused connection just goes to the next
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=0;" for port in upstreams)
+    sockets = "campfire_tables" if by_table else "campfire"
     return f"""\
 worker_processes {workers};
 worker_rlimit_nofile 16384;
@@ -117,9 +126,29 @@ http {{
         keepalive 32;
     }}
 
+    # a table's sockets to one process while it is up (the next on the ring when it is not)
+    upstream campfire_tables {{
+        hash $request_uri consistent;
+{servers}
+    }}
+
     server {{
         listen 127.0.0.1:{listen};
         client_max_body_size 16k;
+
+        location /ws/tables/ {{
+            proxy_pass http://{sockets};
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_connect_timeout 2s;
+            proxy_next_upstream error timeout http_502 http_503;
+            proxy_read_timeout 3600s;
+            proxy_send_timeout 3600s;
+        }}
 
         location / {{
             proxy_pass http://campfire;
@@ -149,6 +178,7 @@ class Nginx:
     upstreams: list[int]
     folder: Path
     workers: int = 1
+    by_table: bool = False
     process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -162,7 +192,9 @@ class Nginx:
         self.folder.chmod(0o755)
         (self.folder / "temp").mkdir(exist_ok=True)
         conf = self.folder / "nginx.conf"
-        conf.write_text(nginx_conf(self.port, self.upstreams, self.folder, self.workers))
+        conf.write_text(
+            nginx_conf(self.port, self.upstreams, self.folder, self.workers, self.by_table)
+        )
         args = [NGINX, "-p", str(self.folder), "-e", str(self.folder / "error.log")]
         args += ["-c", str(conf), "-g", "daemon off;"]
         checked = subprocess.run([*args, "-t"], capture_output=True, text=True)
@@ -347,6 +379,7 @@ class Cluster:
         balancer: bool | None = None,
         folder: Path | None = None,
         nginx_workers: int = 1,
+        by_table: bool = False,
     ) -> None:
         if processes < 1:
             raise ClusterError(f"a cluster needs at least one process, not {processes}")
@@ -363,7 +396,7 @@ class Cluster:
         ]
         use_nginx = processes > 1 if balancer is None else balancer
         self.nginx = (
-            Nginx(ports[-1], ports[:processes], self.folder / "nginx", nginx_workers)
+            Nginx(ports[-1], ports[:processes], self.folder / "nginx", nginx_workers, by_table)
             if use_nginx
             else None
         )
@@ -449,6 +482,7 @@ def deployment(
     *,
     redis: str | None = None,
     balancer: bool | None = None,
+    by_table: bool = False,
     **options: Any,
 ) -> Iterator[tuple[Cluster, Database]]:
     """A fresh database and a cluster on it; both gone afterwards."""
@@ -457,13 +491,60 @@ def deployment(
         db = fresh_database(database, folder)
         try:
             serve = ServeOptions(db.url, redis=redis, **options)
-            with Cluster(processes, serve, balancer=balancer, folder=folder) as cluster:
+            with Cluster(
+                processes, serve, balancer=balancer, folder=folder, by_table=by_table
+            ) as cluster:
                 yield cluster, db
         finally:
             db.drop()
 
 
 # --- the machine ---------------------------------------------------------------------------
+class CpuCap:
+    """Each server process in a control group of its own holding it to `share` of one core,
+    as if each had a machine (or a core) to itself: on a small machine whose cores the client,
+    PostgreSQL, Redis and nginx share, this is how throughput per process is told apart from
+    what the machine has left. Linux control groups (v2, or v1's cpu controller), as root."""
+
+    PERIOD_US = 100_000
+
+    def __init__(self, share: float) -> None:
+        if not 0 < share <= 64:
+            raise ClusterError(f"a CPU cap is a share of a core above 0, not {share}")
+        self.share = share
+        v2 = Path("/sys/fs/cgroup/cgroup.controllers")
+        self.root = Path("/sys/fs/cgroup") if v2.exists() else Path("/sys/fs/cgroup/cpu")
+        self.v2 = v2.exists()
+        self.groups: list[Path] = []
+
+    def hold(self, pids: Sequence[int]) -> None:
+        quota = int(self.share * self.PERIOD_US)
+        for pid in pids:
+            group = self.root / f"campfire-bench-{pid}"
+            try:
+                group.mkdir(exist_ok=True)
+                if self.v2:
+                    (group / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+                else:
+                    (group / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+                    (group / "cpu.cfs_quota_us").write_text(str(quota))
+                (group / "cgroup.procs").write_text(str(pid))
+            except OSError as error:
+                raise ClusterError(
+                    f"cannot cap process {pid} at {self.share:g} of a core in {group}: {error} "
+                    "(control groups need root, and v2's cpu controller or v1's cpu hierarchy)"
+                ) from None
+            self.groups.append(group)
+
+    def release(self) -> None:
+        for group in self.groups:
+            with contextlib.suppress(OSError):
+                for pid in (group / "cgroup.procs").read_text().split():
+                    (self.root / "cgroup.procs").write_text(pid)
+                group.rmdir()
+        self.groups = []
+
+
 def free_ports(count: int) -> list[int]:
     """Ports on 127.0.0.1 nobody listens on (all held open together, so they differ)."""
     with contextlib.ExitStack() as stack:

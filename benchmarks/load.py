@@ -49,7 +49,7 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from benchmarks.cluster import REDIS_URL, Cluster, ClusterError, Usage, deployment
+from benchmarks.cluster import REDIS_URL, Cluster, ClusterError, CpuCap, Usage, deployment
 from campfire.kernel import Record, RecordError, get_game
 from campfire.server.collector import Tenure
 from campfire.server.webgame import web_game
@@ -673,13 +673,22 @@ def measure(setup: Setup, tables: int, args: argparse.Namespace) -> Row:
         serve["redis"] = args.redis
     if args.workers:
         serve["workers"] = args.workers
-    with deployment(setup.processes, setup.database, balancer=setup.nginx, **serve) as (cluster, _):
+    by_table = args.route == "table"
+    with deployment(
+        setup.processes, setup.database, balancer=setup.nginx, by_table=by_table, **serve
+    ) as (cluster, _):
+        cap = CpuCap(args.server_cpu) if args.server_cpu else None
         try:
+            if cap is not None:
+                cap.hold([pid for server in cluster.servers for pid in server.pids])
             # the client stands for a thousand browsers on the servers' own cores: uvloop's
             # loop takes it about a fifth less CPU than asyncio's own
             uvloop.run(Bench(cluster, args, row).run())
         except ClusterError as error:
             row.problems.append(f"{error}\n{cluster.logs()}")
+        finally:
+            if cap is not None:
+                cap.release()
     return row
 
 
@@ -735,9 +744,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default=REDIS_URL, help="for the setups of 2+ processes")
     parser.add_argument("--workers", type=int, default=None, help="campfire serve --workers")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--route",
+        choices=["round-robin", "table"],
+        default="round-robin",
+        help="nginx: every socket round-robin, or a table's sockets to one process",
+    )
+    parser.add_argument(
+        "--server-cpu",
+        type=float,
+        default=None,
+        help="hold each server process to this share of one core (control groups, as root)",
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.chaos < 0:
         parser.error("--seconds must be positive and --chaos at least 0")
+    if args.server_cpu is not None and (args.server_cpu <= 0 or args.chaos):
+        parser.error("--server-cpu is a share of a core above 0, and not for --chaos runs")
 
     kernel = kernel_cpu_per_move(args.game)
     print(f"Campfire load: {args.game}, {SEATS} seats a table, one WebSocket per seat")
