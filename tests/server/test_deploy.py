@@ -327,3 +327,46 @@ def test_the_documented_nginx_configuration_is_the_tested_one() -> None:
     for opening in ("location /", "map $http_upgrade $connection_upgrade"):
         assert block(documented, opening) == block(tested, opening)
     assert block(documented, "upstream campfire")[-1] == block(tested, "upstream campfire")[-1]
+
+
+def test_sockets_routed_by_table_meet_on_one_process_and_the_games_finish() -> None:
+    """docs/deploy.md's optional routing: nginx hashes a socket's address, so every socket of a
+    table reaches the same process, and the games play to the end as with round-robin."""
+
+    async def play(cluster: Cluster) -> list[Table]:
+        async with httpx.AsyncClient(base_url=cluster.base, timeout=20, trust_env=False) as http:
+            tables = await open_tables(cluster, http)
+            try:
+                await asyncio.gather(*(t.play(random.Random(i)) for i, t in enumerate(tables)))
+            finally:
+                for table in tables:
+                    await table.close()
+            return tables
+
+    with deployment(2, "postgresql", redis=REDIS_URL, bot_pause=0, seed=7, by_table=True) as (
+        cluster,
+        _,
+    ):
+        try:
+            tables = asyncio.run(play(cluster))
+            for table in tables:
+                assert len(spread(cluster, [table])) == 1, f"{table.game}: sockets on two processes"
+            check_tables(cluster, tables)
+        except BaseException:
+            print(cluster.logs())
+            raise
+
+
+def test_the_documented_routing_by_table_is_the_tested_one() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "deploy.md").read_text()
+    documented = page.split("```nginx\n")[2].split("```", 1)[0]
+    tested = nginx_conf(8000, [8001, 8002, 8003, 8004], Path("/tmp/unused"), by_table=True)
+    assert block(documented, "upstream campfire_tables") == block(
+        tested, "upstream campfire_tables"
+    )
+    assert block(tested, "location /ws/tables/")[0] == "proxy_pass http://campfire_tables;"
+    assert block(documented, "location /ws/tables/") == ["proxy_pass http://campfire_tables;"]
+    # every other directive of the sockets' location is that of location /
+    assert block(tested, "location /ws/tables/")[1:] == [
+        line for line in block(tested, "location /") if not line.startswith("proxy_pass")
+    ]
