@@ -5,8 +5,8 @@ Under load the cost of a commit (and its fsync) is shared by all the tables that
 and a move costs plain DB-API statements instead of a round through the ORM layer (on PostgreSQL
 one statement, and a batch one pipelined round trip). Nobody is told about a move before the
 transaction holding it committed: each waiting move's future is settled only after `commit()`
-returns. A move whose table is no longer at its `start` (another
-process wrote first) changes nothing and gets `Conflict`; the others in the batch are unaffected.
+returns. A move whose table is no longer at its `start` (another process wrote first) changes
+nothing and gets `Conflict`; the others in the batch are unaffected.
 """
 
 from __future__ import annotations
