@@ -93,6 +93,20 @@ def nginx_conf(
     # never take a process out of the rotation: a refused connection just goes to the next
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=0;" for port in upstreams)
     sockets = "campfire_tables" if by_table else "campfire"
+    # what both locations do with what they pass on
+    proxying = """\
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            # a process that is down: the request goes to the next one
+            proxy_connect_timeout 2s;
+            proxy_next_upstream error timeout http_502 http_503;
+            # a quiet table keeps its sockets open for hours
+            proxy_read_timeout 3600s;
+            proxy_send_timeout 3600s;"""
     return f"""\
 worker_processes {workers};
 worker_rlimit_nofile 16384;
@@ -138,32 +152,12 @@ http {{
 
         location /ws/tables/ {{
             proxy_pass http://{sockets};
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_connect_timeout 2s;
-            proxy_next_upstream error timeout http_502 http_503;
-            proxy_read_timeout 3600s;
-            proxy_send_timeout 3600s;
+{proxying}
         }}
 
         location / {{
             proxy_pass http://campfire;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            # a process that is down: the request goes to the next one
-            proxy_connect_timeout 2s;
-            proxy_next_upstream error timeout http_502 http_503;
-            # a quiet table keeps its sockets open for hours
-            proxy_read_timeout 3600s;
-            proxy_send_timeout 3600s;
+{proxying}
         }}
     }}
 }}

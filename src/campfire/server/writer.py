@@ -185,44 +185,11 @@ class Writer:
         return None
 
     def _write(self, connection: Any, batch: list[_Append]) -> list[int | BaseException]:
-        if not self.storage.sqlite:
-            return self._write_pipelined(connection, batch)
+        """One transaction for the batch: committed whole, or rolled back whole."""
         cursor = connection.cursor()
-        results: list[int | BaseException] = []
-        now = time.time()
         try:
-            for item in batch:
-                cursor.execute(
-                    self._update,
-                    (
-                        item.start + len(item.entries),
-                        item.status,
-                        dumps(list(item.winners)),
-                        now,
-                        item.to_move,
-                        item.deadline,
-                        item.table_id,
-                        item.start,
-                    ),
-                )
-                rows = cursor.fetchall()
-                if not rows:
-                    results.append(
-                        Conflict(f"table {item.table_id} is no longer at entry {item.start}")
-                    )
-                    continue
-                rows_in = [
-                    (item.table_id, item.start + i, dumps(e)) for i, e in enumerate(item.entries)
-                ]
-                if len(rows_in) == 1:  # most moves: one entry, and executemany costs more
-                    cursor.execute(self._insert, rows_in[0])
-                elif rows_in:
-                    cursor.executemany(self._insert, rows_in)
-                if item.mover is not None:
-                    cursor.execute(
-                        self._timeouts, (item.timeouts, item.table_id, item.mover, item.timeouts)
-                    )
-                results.append(int(rows[0][0]))
+            store = self._store_one_by_one if self.storage.sqlite else self._store_pipelined
+            results = store(cursor, batch, time.time())
             connection.commit()
         except BaseException:
             connection.rollback()
@@ -231,46 +198,75 @@ class Writer:
             cursor.close()
         return results
 
-    def _write_pipelined(self, connection: Any, batch: list[_Append]) -> list[int | BaseException]:
-        now = time.time()
-        cursor = connection.cursor()
+    def _store_one_by_one(
+        self, cursor: Any, batch: list[_Append], now: float
+    ) -> list[int | BaseException]:
         results: list[int | BaseException] = []
-        try:
-            cursor.executemany(
-                self._move,
-                [
-                    {
-                        "moves": item.start + len(item.entries),
-                        "status": item.status,
-                        "winners": dumps(list(item.winners)),
-                        "now": now,
-                        "to_move": item.to_move,
-                        "deadline": item.deadline,
-                        "id": item.table_id,
-                        "start": item.start,
-                        "entries": [dumps(e) for e in item.entries],
-                        "timeouts": item.timeouts,
-                        "mover": item.mover,
-                    }
-                    for item in batch
-                ],
-                returning=True,
+        for item in batch:
+            cursor.execute(
+                self._update,
+                (
+                    item.start + len(item.entries),
+                    item.status,
+                    dumps(list(item.winners)),
+                    now,
+                    item.to_move,
+                    item.deadline,
+                    item.table_id,
+                    item.start,
+                ),
             )
-            for item in batch:
-                row = cursor.fetchone()
-                results.append(
-                    int(row[0])
-                    if row is not None
-                    else Conflict(f"table {item.table_id} is no longer at entry {item.start}")
+            rows = cursor.fetchall()
+            if not rows:
+                results.append(_lost(item))
+                continue
+            rows_in = [
+                (item.table_id, item.start + i, dumps(e)) for i, e in enumerate(item.entries)
+            ]
+            if len(rows_in) == 1:  # most moves: one entry, and executemany costs more
+                cursor.execute(self._insert, rows_in[0])
+            elif rows_in:
+                cursor.executemany(self._insert, rows_in)
+            if item.mover is not None:
+                cursor.execute(
+                    self._timeouts, (item.timeouts, item.table_id, item.mover, item.timeouts)
                 )
-                cursor.nextset()
-            connection.commit()
-        except BaseException:
-            connection.rollback()
-            raise
-        finally:
-            cursor.close()
+            results.append(int(rows[0][0]))
         return results
+
+    def _store_pipelined(
+        self, cursor: Any, batch: list[_Append], now: float
+    ) -> list[int | BaseException]:
+        cursor.executemany(
+            self._move,
+            [
+                {
+                    "moves": item.start + len(item.entries),
+                    "status": item.status,
+                    "winners": dumps(list(item.winners)),
+                    "now": now,
+                    "to_move": item.to_move,
+                    "deadline": item.deadline,
+                    "id": item.table_id,
+                    "start": item.start,
+                    "entries": [dumps(e) for e in item.entries],
+                    "timeouts": item.timeouts,
+                    "mover": item.mover,
+                }
+                for item in batch
+            ],
+            returning=True,
+        )
+        results: list[int | BaseException] = []
+        for item in batch:
+            row = cursor.fetchone()
+            results.append(int(row[0]) if row is not None else _lost(item))
+            cursor.nextset()
+        return results
+
+
+def _lost(item: _Append) -> Conflict:
+    return Conflict(f"table {item.table_id} is no longer at entry {item.start}")
 
 
 def _settle(future: asyncio.Future[int], result: int | BaseException) -> None:
