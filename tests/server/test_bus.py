@@ -73,3 +73,54 @@ def test_notices_reach_the_other_process_in_order_many_to_a_message(redis_url: s
             await receiver.stop()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("kind", ["local", "redis"])
+def test_a_presence_change_gives_the_seats_presence_as_every_process_sees_it(
+    kind: str, redis_url: str
+) -> None:
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        bus = RedisBus(redis_url, namespace) if kind == "redis" else Bus()
+        await bus.start(lambda *_: None, list)
+        try:
+            came = await bus.present("t1", 0, True)
+            assert came == Presence(True, None) == (await bus.presence("t1", [0]))[0]
+            went = await bus.present("t1", 0, False)
+            assert not went.online and went.away_since is not None
+            assert went == (await bus.presence("t1", [0]))[0]
+            # someone new takes the seat: their away clock starts now, not at the last one's
+            await asyncio.sleep(0.05)
+            seated = await bus.present("t1", 0, False, seated=True)
+            assert seated.away_since is not None and seated.away_since > went.away_since
+            if isinstance(bus, RedisBus):
+                # the seat is connected through another process too: still online after this
+                # process's last connection for it closed
+                other = RedisBus(redis_url, namespace)
+                await other.start(lambda *_: None, list)
+                try:
+                    await other.present("t1", 1, True)
+                    await bus.present("t1", 1, True)
+                    assert await bus.present("t1", 1, False) == Presence(True, None)
+                    assert (await bus.presence("t1", [1]))[1] == Presence(True, None)
+                finally:
+                    await other.stop()
+        finally:
+            await bus.stop()
+
+    asyncio.run(main())
+
+
+def test_what_a_presence_notice_carries_reads_back_and_a_malformed_one_is_refused() -> None:
+    away = Presence(False, 1234.5)
+    assert Presence.from_carried(orjson.loads(orjson.dumps(away.carried(2)))) == (2, away)
+    assert Presence.from_carried(Presence(True, None).carried(0)) == (0, Presence(True, None))
+    bad: object
+    for bad in (
+        None,
+        [],
+        {"seat": "1", "online": True},
+        {"seat": 1, "online": 1},
+        {"seat": 1, "online": False, "since": "yesterday"},
+    ):
+        assert Presence.from_carried(bad) is None

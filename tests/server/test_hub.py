@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from campfire.server.bus import Bus
-from campfire.server.hub import Hub, TableSpec
+from campfire.server.hub import Hub, Refused, TableSpec
 from campfire.server.storage import Storage
 
 
@@ -101,6 +101,99 @@ def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_da
             assert len(reads) == 1  # the deal is read from the database, seats and all
             assert [s.name for s in table.seats] == ["Ben", "Ana", "Cy"]
             assert table.status == "playing" and table.at == elsewhere.at
+        finally:
+            for hub in (here, there):
+                hub.writer.stop()
+                hub.storage.close()
+
+    asyncio.run(main())
+
+
+def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
+
+    async def main() -> None:
+        bus = Recording()
+        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), bus, seed=2)
+        looks: list[str] = []
+        read = here.bus.presence
+
+        async def counted(table_id: str, seats: Any) -> Any:
+            looks.append(table_id)
+            return await read(table_id, seats)
+
+        here.bus.presence = counted  # type: ignore[method-assign]
+        for hub in (here, there):
+            hub.writer.start()
+        try:
+            table = await here.create(TableSpec("powwow", 3, {}, {}))
+            elsewhere = await there.get(table.id)
+            await there.join(elsewhere, "Ana", 1)
+            here._notice(*bus.sent[-1])
+            await asyncio.gather(*here._tasks)
+            joined_at = table.presence[1]
+            assert not joined_at.online and joined_at.away_since is not None
+            # Ana's page connects through the other process, then closes
+            conn = await there.connect(elsewhere, 1)
+            assert bus.sent[-1][1:] == ("presence", {"seat": 1, "online": True, "since": None})
+            here._notice(*bus.sent[-1])
+            assert table.away_for(1) is None and looks == []
+            await there.disconnect(elsewhere, conn)
+            here._notice(*bus.sent[-1])
+            assert table.presence[1] == elsewhere.presence[1]
+            assert not table.presence[1].online and looks == []
+            # a notice without the presence (an older process): read from the bus
+            here._notice(table.id, "presence", None)
+            await asyncio.gather(*here._tasks)
+            assert looks == [table.id]
+        finally:
+            for hub in (here, there):
+                hub.writer.stop()
+                hub.storage.close()
+
+    asyncio.run(main())
+
+
+def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes_it_current(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
+
+    async def main() -> None:
+        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), Recording(), seed=2)
+        reads: list[int] = []
+        load_since = here.storage.load_since
+
+        def counted(*args: Any) -> Any:
+            reads.append(args[1])
+            return load_since(*args)
+
+        here.storage.load_since = counted  # type: ignore[method-assign,assignment]
+        for hub in (here, there):
+            hub.writer.start()
+        try:
+            table = await here.create(TableSpec("powwow", 3, {}, {}))
+            elsewhere = await there.get(table.id)
+            await there.join(elsewhere, "Ana", 0)  # this copy never hears of it
+            # a name taken elsewhere is refused by the claim itself, whatever its case
+            try:
+                await here.join(table, "ANA", 2)
+                raise AssertionError("a second Ana was seated")
+            except Refused as refused:
+                assert refused.status == 409 and "already called" in refused.reason
+            assert table.seats[0].name == "Ana"  # and the refusal brought the copy up to date
+            reads.clear()
+            await there.join(elsewhere, "Ben", 1)  # again unheard of here
+            # the copy counts seats 1 and 2 free; seat 2 fills the table: dealt all the same
+            seat, _ = await here.join(table, "Cy", 2)
+            assert seat == 2 and reads == []
+            assert [s.name for s in table.seats] == ["Ana", "Ben", "Cy"]
+            assert table.status == "playing" and table.at > 0
+            stored = here.storage.load(table.id)
+            assert stored is not None and stored[0].version == table.version
+            assert stored[0].moves == table.at
         finally:
             for hub in (here, there):
                 hub.writer.stop()

@@ -132,12 +132,12 @@ def test_the_seat_that_fills_a_table_is_stored_with_the_deal(tmp_path: Path) -> 
     storage = Storage(f"sqlite:///{tmp_path / 'deal.sqlite3'}")
     storage.create(waiting_row("t1", 2))
     deal = Deal([{"chance": "shuffle", "order": ["1", "2"]}], PLAYING, [], 0)
-    version, dealt = storage.claim_seat("t1", 0, "Ana", "ha", deal)
-    assert not dealt  # seat 1 is still free: the deal is not written
+    first = storage.claim_seat("t1", 0, "Ana", "ha", deal)
+    assert not first.dealt  # seat 1 is still free: the deal is not written
     found = storage.load("t1")
     assert found is not None and found[0].moves == 0 and found[0].status == WAITING
-    version2, dealt = storage.claim_seat("t1", 1, "Bob", "hb", deal)
-    assert dealt and version2 > version
+    second = storage.claim_seat("t1", 1, "Bob", "hb", deal)
+    assert second.dealt and second.version > first.version
     found = storage.load("t1")
     assert found is not None
     assert (found[0].status, found[0].moves, found[0].to_move) == (PLAYING, 1, 0)

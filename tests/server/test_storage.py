@@ -16,6 +16,7 @@ from campfire.server.storage import (
     PLAYING,
     WAITING,
     Conflict,
+    NameTaken,
     SeatRow,
     Storage,
     TableRow,
@@ -106,6 +107,11 @@ def test_a_seat_is_claimed_once(storage: Storage) -> None:
         storage.claim_seat("t2", 1, "Cy", "hc")
     with pytest.raises(Conflict):
         storage.claim_seat("t2", 2, "Cy", "hc")  # a bot's seat
+    with pytest.raises(NameTaken):
+        storage.claim_seat("t2", 0, "bOB", "hd")  # a name is one name whatever its case
+    claim = storage.claim_seat("t2", 0, "Dee", "hd", host=True)
+    assert [(s.name, s.token_hash) for s in claim.seats][:2] == [("Dee", "hd"), ("Bob", "hb")]
+    assert claim.host_hash == "hd" and not claim.dealt
 
 
 def test_a_bot_takes_over_a_seat_once_and_only_from_its_player(storage: Storage) -> None:

@@ -27,6 +27,8 @@ from typing import Any
 
 import orjson
 
+from campfire.server.batch import Batcher
+
 log = logging.getLogger("campfire.server")
 
 #: seconds a bot-driving lease lasts unless its process renews it
@@ -45,6 +47,23 @@ class Presence:
 
     online: bool
     away_since: float | None  # wall-clock seconds; None when unknown
+
+    def carried(self, seat: int) -> dict[str, Any]:
+        """What a notice carries of it, so the other processes need not read it again."""
+        return {"seat": seat, "online": self.online, "since": self.away_since}
+
+    @staticmethod
+    def from_carried(data: Any) -> tuple[int, Presence] | None:
+        """The seat and its presence a notice carried; None for a notice without (an older
+        process's) or one that is malformed: the receiver reads the presence itself."""
+        if not isinstance(data, dict):
+            return None
+        seat, online, since = data.get("seat"), data.get("online"), data.get("since")
+        if not isinstance(seat, int) or not isinstance(online, bool):
+            return None
+        if since is not None and not isinstance(since, (int, float)):
+            return None
+        return seat, Presence(online, None if since is None else float(since))
 
 
 def process_name() -> str:
@@ -82,9 +101,15 @@ class Bus:
         pass
 
     # --- presence --------------------------------------------------------------------------
-    async def present(self, table_id: str, seat: int, online: bool) -> None:
-        """This process's first connection for the seat opened (True) or its last closed."""
+    async def present(
+        self, table_id: str, seat: int, online: bool, *, seated: bool = False
+    ) -> Presence:
+        """This process's first connection for the seat opened (True) or its last closed;
+        gives the seat's presence after the change, every process counted, so that the
+        notice telling the others can carry it. `seated`: someone new just took the seat,
+        and their away clock starts now, whatever the seat's last player left behind."""
         self._presence[(table_id, seat)] = None if online else time.time()
+        return (await self.presence(table_id, [seat]))[seat]
 
     async def presence(self, table_id: str, seats: Iterable[int]) -> dict[int, Presence]:
         out = {}
@@ -126,6 +151,29 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+_PRESENT = """
+if ARGV[2] == '1' then
+    redis.call('hset', KEYS[1], ARGV[1], ARGV[3])
+    redis.call('hdel', KEYS[1], ARGV[5])
+else
+    redis.call('hdel', KEYS[1], ARGV[1])
+    local fields = redis.call('hgetall', KEYS[1])
+    local fresh = false
+    for i = 1, #fields, 2 do
+        if string.sub(fields[i], 1, #ARGV[7]) == ARGV[7]
+            and tonumber(fields[i + 1]) > tonumber(ARGV[4]) then
+            fresh = true
+        end
+    end
+    if ARGV[8] == '1' then
+        redis.call('hset', KEYS[1], ARGV[5], ARGV[4])
+    elseif not fresh then
+        redis.call('hsetnx', KEYS[1], ARGV[5], ARGV[4])
+    end
+end
+redis.call('expire', KEYS[1], ARGV[6])
+return redis.call('hgetall', KEYS[1])
+"""
 _HIT = """
 redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1] - ARGV[2])
 local count = redis.call('zcard', KEYS[1])
@@ -158,9 +206,8 @@ class RedisBus(Bus):
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._hit = self.redis.register_script(_HIT)
-        self._outbox: list[tuple[str, str, dict[str, Any] | None]] = []
-        self._sent: asyncio.Future[None] | None = None
-        self._sender: asyncio.Task[None] | None = None
+        self._present_script = self.redis.register_script(_PRESENT)
+        self._outbox: Batcher[tuple[str, str, dict[str, Any] | None], None] = Batcher(self._send)
 
     async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
         self._notice, self._present = notice, present
@@ -177,9 +224,7 @@ class RedisBus(Bus):
         await ready
 
     async def stop(self) -> None:
-        if self._sender is not None:  # the last notices still go out
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(asyncio.shield(self._sender), 2.0)
+        await self._outbox.flush(2.0)  # the last notices still go out
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -228,26 +273,14 @@ class RedisBus(Bus):
         out travel together in the next: one Redis round trip, and one message for every
         other process to read, for however many moves the process made meanwhile (a
         message per move was a seventh of a process's time at 500 tables)."""
-        self._outbox.append((table_id, kind, data))
-        sent = self._sent
-        if sent is None:
-            sent = self._sent = asyncio.get_running_loop().create_future()
-        if self._sender is None or self._sender.done():
-            self._sender = asyncio.get_running_loop().create_task(self._send())
-        await asyncio.shield(sent)
+        await self._outbox((table_id, kind, data))
 
-    async def _send(self) -> None:
-        while self._outbox:
-            batch, self._outbox = self._outbox, []
-            sent, self._sent = self._sent, None
-            message = orjson.dumps({"p": self.process, "n": batch})
-            try:
-                await self.redis.publish(self.channel, message)
-            except Exception as error:  # the others catch up from the database anyway
-                log.warning("could not publish %d notices: %s", len(batch), error)
-            finally:
-                if sent is not None and not sent.done():
-                    sent.set_result(None)
+    async def _send(self, batch: list[tuple[str, str, dict[str, Any] | None]]) -> None:
+        message = orjson.dumps({"p": self.process, "n": batch})
+        try:
+            await self.redis.publish(self.channel, message)
+        except Exception as error:  # the others catch up from the database anyway
+            log.warning("could not publish %d notices: %s", len(batch), error)
 
     # --- leases ----------------------------------------------------------------------------
     def _lease(self, table_id: str) -> str:
@@ -283,24 +316,32 @@ class RedisBus(Bus):
     def _presence_key(self, table_id: str) -> str:
         return f"{self.ns}presence:{table_id}"
 
-    async def present(self, table_id: str, seat: int, online: bool) -> None:
-        key = self._presence_key(table_id)
-        mine = f"{seat}@{self.process}"
+    async def present(
+        self, table_id: str, seat: int, online: bool, *, seated: bool = False
+    ) -> Presence:
+        """One round trip: the change, the seat's "away since" when no process holds a fresh
+        connection for it any more, and the table's presence as it is afterwards (it was
+        three to four round trips, and every other process read the hash again on the notice)."""
+        now = time.time()
         try:
-            if online:
-                async with self.redis.pipeline(transaction=True) as pipe:
-                    pipe.hset(key, mine, time.time() + PRESENCE_SECONDS)
-                    pipe.hdel(key, f"away{seat}")
-                    pipe.expire(key, 7 * 86400)
-                    await pipe.execute()
-                return
-            await self.redis.hdel(key, mine)
-            now = time.time()
-            fields = await self.redis.hgetall(key)
-            if not any(_fresh(f, v, seat, now) for f, v in fields.items()):
-                await self.redis.hsetnx(key, f"away{seat}", now)
+            flat = await self._present_script(
+                keys=[self._presence_key(table_id)],
+                args=[
+                    f"{seat}@{self.process}",
+                    int(online),
+                    now + PRESENCE_SECONDS,
+                    now,
+                    f"away{seat}",
+                    7 * 86400,
+                    f"{seat}@",
+                    int(seated),
+                ],
+            )
         except Exception as error:
             log.warning("could not record presence at table %s: %s", table_id, error)
+            return Presence(online, None if online else now)
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        return _presence_from(fields, [seat], now)[seat]
 
     async def presence(self, table_id: str, seats: Iterable[int]) -> dict[int, Presence]:
         try:

@@ -37,6 +37,7 @@ from campfire.kernel import (
     get_game,
 )
 from campfire.kernel.records import apply_entry, entry_to_json
+from campfire.server.batch import Batcher
 from campfire.server.bus import Bus, Presence
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
@@ -55,6 +56,7 @@ from campfire.server.storage import (
     ChatRow,
     Conflict,
     Deal,
+    NameTaken,
     SeatRow,
     Storage,
     TableRow,
@@ -177,6 +179,8 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self.bots = BotDriver(self)
         self.writer = Writer(storage)
+        #: the stored versions of tables about to be shown to a socket, many to a query
+        self._versions: Batcher[str, dict[str, int]] = Batcher(self._read_versions)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -255,7 +259,11 @@ class Hub:
             if table is None:
                 continue
             if kind == "presence":
-                self._spawn(self._refresh_presence(table))
+                carried = Presence.from_carried(data)
+                if carried is not None and 0 <= carried[0] < table.players:
+                    self._take_presence(table, dict([carried]))
+                else:
+                    self._spawn(self._refresh_presence(table))
                 continue
             if kind in ("chat", "resync"):
                 self._spawn(self.chat_catch_up(table))
@@ -318,6 +326,9 @@ class Hub:
             if host:
                 table.host_hash = hashed
             table.version = version
+            carried = Presence.from_carried(data.get("presence"))
+            if carried is not None and carried[0] == seat:
+                table.presence[seat] = carried[1]
             table.broadcast_meta()
 
     def _apply_entries(
@@ -367,9 +378,14 @@ class Hub:
         look, and whoever reconnects after such a kill must not be shown the old position."""
         if not self.bus.shared:
             return
-        versions = await self._store(self.storage.versions, [table.id])
+        versions = await self._versions(table.id)
         if self.outdated(versions, [table]):
             await self.refresh(table)
+
+    async def _read_versions(self, ids: list[str]) -> dict[str, int]:
+        """One query for every table whose version was asked for while the last one was out
+        (a wave of new tables is four sockets' hellos each, on every process)."""
+        return await self._store(self.storage.versions, sorted(set(ids)))
 
     @staticmethod
     def outdated(versions: Mapping[str, int], tables: Iterable[LiveTable]) -> list[LiveTable]:
@@ -740,11 +756,13 @@ class Hub:
     async def _join(
         self, table: LiveTable, name: str, seat: int | None, host: bool
     ) -> tuple[int, str]:
+        """No look at the database first: the claim itself refuses a seat or a name taken
+        on another process meanwhile (then this copy catches up and the caller tries the
+        next seat), and it hands back the table's seats as the database has them, so a
+        copy that was behind is current again from the same transaction."""
         async with table.lock:
             if self.expired(table):
                 raise self._expired_refusal()
-            if self.bus.shared:
-                await self._catch_up(table)
             free = table.free_seats()
             if not free:
                 raise Refused(409, "every seat at this table is taken: you can watch")
@@ -763,34 +781,42 @@ class Hub:
             state = None
             stamped: list[tuple[int, Event]] = []
             deal = None
-            if free == [seat] and table.status == WAITING:
+            if table.status == WAITING:
+                # the seat may fill the table even where this copy still counts others free
+                # (taken on another process a moment ago): the database decides, and deals
                 state = table.state.clone()
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
-                version, dealt = await self._store(
+                claim = await self._store(
                     self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
+            except NameTaken:
+                await self._catch_up(table)
+                raise Refused(409, f"someone at this table is already called {name!r}") from None
             except Conflict:
                 await self._catch_up(table)
                 raise
-            place = table.seats[seat]
-            place.name, place.token_hash = name, hashed
-            if host:
-                table.host_hash = hashed
+            self._take_seats(table, claim.seats)
+            table.host_hash = claim.host_hash
             # away until their page connects
-            table.presence[seat] = Presence(False, time.time())
-            await self.bus.present(table.id, seat, False)
-            if dealt and state is not None and deal is not None:
-                self._made_current(table, state, stamped, deal, version)
+            presence = await self.bus.present(table.id, seat, False, seated=True)
+            table.presence[seat] = presence
+            if claim.dealt and state is not None and deal is not None:
+                self._made_current(table, state, stamped, deal, claim.version)
             else:
-                table.version = version
+                table.version = claim.version
                 table.broadcast_meta()
-                if deal is not None:  # another seat was taken elsewhere meanwhile
-                    await self._catch_up(table)
-        if dealt:
+        if claim.dealt:
             await self.bus.publish(table.id, "moves")
         else:  # the seat travels with the notice: the others need not read the database
-            joined = {"version": version, "seat": seat, "name": name, "hash": hashed, "host": host}
+            joined = {
+                "version": claim.version,
+                "seat": seat,
+                "name": name,
+                "hash": hashed,
+                "host": host,
+                "presence": presence.carried(seat),
+            }
             await self.bus.publish(table.id, "joined", joined)
         return seat, token
 
@@ -1204,8 +1230,8 @@ class Hub:
         conn.push(table.chat_history())
         table.broadcast_meta()
         if first and seat is not None:
-            await self.bus.present(table.id, seat, True)
-            await self.bus.publish(table.id, "presence")
+            presence = table.presence[seat] = await self.bus.present(table.id, seat, True)
+            await self.bus.publish(table.id, "presence", presence.carried(seat))
         return conn
 
     async def disconnect(self, table: LiveTable, conn: Connection) -> None:
@@ -1218,9 +1244,8 @@ class Hub:
             and place.kind == HUMAN
             and not table.local_count(seat)
         ):
-            await self.bus.present(table.id, seat, False)
-            table.presence.update(await self.bus.presence(table.id, [seat]))
-            await self.bus.publish(table.id, "presence")
+            presence = table.presence[seat] = await self.bus.present(table.id, seat, False)
+            await self.bus.publish(table.id, "presence", presence.carried(seat))
         if not self.closing:
             table.broadcast_meta()
             self._forget_idle()

@@ -50,8 +50,10 @@ __all__ = [
     "PLAYING",
     "WAITING",
     "ChatRow",
+    "Claim",
     "Conflict",
     "Deal",
+    "NameTaken",
     "SeatRow",
     "Storage",
     "TableRow",
@@ -67,6 +69,10 @@ class ChatFull(Exception):
     """A table's chat holds as many messages as it may."""
 
 
+class NameTaken(Conflict):
+    """Someone at the table already goes by that name (whatever its case)."""
+
+
 @dataclass
 class SeatRow:
     seat: int
@@ -76,6 +82,18 @@ class SeatRow:
     token_hash: str | None
     retired_hash: str | None = None
     timeouts: int = 0
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A seat given away: the table's version after it, whether that started the game, and
+    the waiting table's seats and host as they stood in the same transaction, so that a
+    process whose copy was behind is current again without reading the table once more."""
+
+    version: int
+    dealt: bool
+    seats: list[SeatRow]
+    host_hash: str | None
 
 
 @dataclass
@@ -223,25 +241,43 @@ class Storage:
         token_hash: str,
         deal: Deal | None = None,
         host: bool = False,
-    ) -> tuple[int, bool]:
+    ) -> Claim:
         """Give a free human seat to `name` (the table's host, with `host`); Conflict when
-        someone took it first.
+        someone took it first, NameTaken when someone there goes by that name already.
 
         With `deal`, a seat that fills the table starts the game in the same transaction.
-        Gives the table's new version and whether the game started."""
+        The version bump locks the table's row first (on PostgreSQL; SQLite has one writer),
+        so the seats read after it are as every other writer of this table will find them."""
         with self.engine.begin() as db:
-            version = _bump(db, table_id)
-            taken = _change_seat(db, table_id, seat, None, name=name, token_hash=token_hash)
-            if not taken:
-                raise Conflict(f"seat {seat} is already taken")
-            if host:
-                db.execute(
-                    update(tables_t).where(tables_t.c.id == table_id).values(host_hash=token_hash)
+            bumped = db.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(
+                    version=tables_t.c.version + 1, **({"host_hash": token_hash} if host else {})
                 )
-            if deal is None or not _full(db, table_id):
-                return version, False
-            version = _write(db, table_id, 0, deal)
-            return version, True
+                .returning(tables_t.c.version, tables_t.c.host_hash)
+            ).first()
+            if bumped is None:
+                raise Conflict(f"there is no table {table_id}")
+            version, host_hash = int(bumped.version), bumped.host_hash
+            seats = [
+                _seat(r)
+                for r in db.execute(
+                    select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+                )
+            ]
+            wanted = name.casefold()
+            if any(s.name is not None and s.name.casefold() == wanted for s in seats):
+                raise NameTaken(f"someone at this table is already called {name!r}")
+            place = next((s for s in seats if s.seat == seat), None)
+            if place is None or place.kind != "human" or place.token_hash is not None:
+                raise Conflict(f"seat {seat} is already taken")
+            _change_seat(db, table_id, seat, None, name=name, token_hash=token_hash)
+            place.name, place.token_hash = name, token_hash
+            full = all(s.kind != "human" or s.token_hash is not None for s in seats)
+            if deal is None or not full:
+                return Claim(version, False, seats, host_hash)
+            return Claim(_write(db, table_id, 0, deal), True, seats, host_hash)
 
     def begin(self, table_id: str, deal: Deal) -> int:
         """Start a full waiting table that was never dealt (a database from an older server)."""
