@@ -11,6 +11,10 @@ people (Waka Tanka, or `--game powwow`) are opened over HTTP, every seat connect
 WebSocket (one asyncio client holds them all), and the seat to move plays a random legal move
 (picked from its controls, as the page does) once a second per table (`--rate 1`) or as soon as
 everyone has seen the last one (`--rate max`). A finished game is followed by a new table.
+Every table opens at the start, so by default their games end, and new tables open, in waves
+(the hardest case: hundreds of tables opening within seconds); `--stagger S` starts each
+table's first game after a random pause of up to S seconds (about a game's length spreads the
+games' ends evenly, as on a server whose tables opened at any time).
 
 Figures per row, over the measured window: moves per second; latency from sending a move to the
 LAST seat of the table receiving its update (p50/p95/p99); server CPU per move (utime + stime of
@@ -460,8 +464,11 @@ class Bench:
         await table.until(lambda: table.agreed() is not None, 30)
         return table
 
-    async def keep_playing(self, table: Table, interval: float | None) -> None:
-        """One table's place in the run: a finished game is followed by a new table."""
+    async def keep_playing(self, table: Table, interval: float | None, pause: float = 0.0) -> None:
+        """One table's place in the run: a finished game is followed by a new table. The
+        first game may wait `pause` seconds (its players still connected) before its first
+        move, so that the tables of a run do not all end, and open again, at once."""
+        await asyncio.sleep(pause)
         while True:
             await table.play(interval)
             if not table.finished or self.draining or self.ending:
@@ -501,7 +508,10 @@ class Bench:
         tenure.start()
         sampler = asyncio.get_running_loop().create_task(self.sample_memory())
         players = [
-            asyncio.get_running_loop().create_task(self.keep_playing(t, interval)) for t in first
+            asyncio.get_running_loop().create_task(
+                self.keep_playing(t, interval, self.rng.uniform(0, args.stagger))
+            )
+            for t in first
         ]
         await asyncio.sleep(args.warmup)
         cpu0, nginx0, own, busy0 = (
@@ -737,6 +747,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rate", type=rate, default="1", help="moves per second per table, or max")
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before it")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="each table's first game starts after a random pause of up to this many seconds, "
+        "so games end and new tables open at any moment (as on a server whose tables were not "
+        "all opened in the same second) instead of in waves; at most --warmup",
+    )
     parser.add_argument("--game", choices=["wakatanka", "powwow"], default="wakatanka")
     parser.add_argument("--chaos", type=int, default=0, help="kill a server process K times")
     parser.add_argument("--check", action="store_true", help="check the records without kills")
@@ -759,6 +777,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.chaos < 0:
         parser.error("--seconds must be positive and --chaos at least 0")
+    if not 0 <= args.stagger <= args.warmup:
+        parser.error(
+            "--stagger is between 0 and --warmup: the window starts once every table plays"
+        )
     if args.server_cpu is not None and (args.server_cpu <= 0 or args.chaos):
         parser.error("--server-cpu is a share of a core above 0, and not for --chaos runs")
 
