@@ -24,6 +24,11 @@ a busy client inflates every latency; and how busy the whole machine was. The re
 are named in the output: the first row of the run, and the kernel alone (apply + the record of
 the move, no server) for CPU per move.
 
+`--opening` measures only what a new table costs: `--tables` tables are opened (created over
+HTTP, three more seats joined, four sockets connected until every seat has the deal) and closed
+again, 16 at a time, and the servers' CPU per table is printed (the first setup is the
+reference).
+
 `--chaos K` kills (SIGKILL) a random server process K times at random moments in the window and
 starts it again; clients reconnect (through nginx) and play on. Afterwards every table plays to
 its end, and the run checks that every acknowledged move (answered "ok", or its update seen on the
@@ -555,6 +560,23 @@ class Bench:
         await tenure.stop()
         self.report_problems()
 
+    async def opening(self) -> None:
+        """New tables only: each opened (created, three joins, four sockets until every seat
+        has the deal) and closed again, 16 at a time, and what each cost the servers."""
+        limit = asyncio.Semaphore(16)
+
+        async def one() -> None:
+            async with limit:
+                table = await self.open_table()
+                await table.close()
+
+        await asyncio.gather(*(one() for _ in range(20)))  # every process warm
+        cpu0, started = self.cluster.server_cpu(), time.perf_counter()
+        await asyncio.gather(*(one() for _ in range(self.row.tables)))
+        self.row.seconds = time.perf_counter() - started
+        self.row.server_cpu = self.cluster.server_cpu() - cpu0
+        await self.http.aclose()
+
     async def check(self) -> None:
         """Every acknowledged move is in its table's stored record; every record replays."""
         row = self.row
@@ -693,13 +715,37 @@ def measure(setup: Setup, tables: int, args: argparse.Namespace) -> Row:
                 cap.hold([pid for server in cluster.servers for pid in server.pids])
             # the client stands for a thousand browsers on the servers' own cores: uvloop's
             # loop takes it about a fifth less CPU than asyncio's own
-            uvloop.run(Bench(cluster, args, row).run())
+            bench = Bench(cluster, args, row)
+            uvloop.run(bench.opening() if args.opening else bench.run())
         except ClusterError as error:
             row.problems.append(f"{error}\n{cluster.logs()}")
         finally:
             if cap is not None:
                 cap.release()
     return row
+
+
+def opening_table(rows: list[Row]) -> str:
+    ref = rows[0]
+    lines = [
+        f"Reference row: the first ({ref.setup.name}).",
+        "| setup | tables opened | tables/s | server CPU ms a table | vs reference |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        cost = 1000 * row.server_cpu / row.tables
+        versus = (
+            "reference"
+            if row is ref
+            else f"{cost / (1000 * ref.server_cpu / ref.tables):.2f}x CPU a table"
+        )
+        lines.append(
+            f"| {row.setup.name} | {row.tables} | {row.tables / row.seconds:.1f} | {cost:.1f} "
+            f"| {versus} |"
+        )
+    for row in rows:
+        lines += [f"PROBLEM: {problem}" for problem in row.problems[:10]]
+    return "\n".join(lines)
 
 
 def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
@@ -757,6 +803,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--game", choices=["wakatanka", "powwow"], default="wakatanka")
     parser.add_argument("--chaos", type=int, default=0, help="kill a server process K times")
+    parser.add_argument(
+        "--opening",
+        action="store_true",
+        help="only open tables (--tables of them) and close them: server CPU per new table",
+    )
     parser.add_argument("--check", action="store_true", help="check the records without kills")
     parser.add_argument("--drain", type=float, default=180.0, help="seconds to finish every game")
     parser.add_argument("--redis", default=REDIS_URL, help="for the setups of 2+ processes")
@@ -788,6 +839,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Campfire load: {args.game}, {SEATS} seats a table, one WebSocket per seat")
     print(f"  reference: the kernel alone (apply + record of the move) {kernel * 1e6:.0f} µs CPU")
     print("  the client shares this machine's cores with the servers: its CPU is in the table")
+    if args.opening:
+        opened = [measure(setup, tables, args) for setup in args.setups for tables in args.tables]
+        print(opening_table(opened))
+        sys.exit(1 if any(row.problems for row in opened) else 0)
     rows = []
     for setup in args.setups:
         for tables in args.tables:
