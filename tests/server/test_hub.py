@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from campfire.server.bus import Bus
-from campfire.server.hub import Hub, Refused, TableSpec
+from campfire.server.hub import Hub, TableSpec
+from campfire.server.refusals import Refused
 from campfire.server.storage import Storage
 
 

@@ -29,11 +29,11 @@ from campfire.server.hub import (
     WAITING_HOURS,
     WAITING_PER_ADDRESS,
     Hub,
-    Refused,
     TableSpec,
 )
 from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
 from campfire.server.pages import add_page_routes
+from campfire.server.refusals import Refused
 from campfire.server.requests import (
     BODY_LIMIT,
     ActBody,
@@ -373,7 +373,7 @@ def create_app(
     async def chat_log(table_id: str) -> dict[str, Any]:
         """Everything said at the table, in order (a finished game's replay shows it)."""
         table = await table_named(table_id)
-        await hub.chat_catch_up(table)
+        await hub.chat.catch_up(table)
         return {"id": table.id, "messages": list(table.chat)}
 
     @app.get("/api/tables/{table_id}/record")
@@ -402,7 +402,7 @@ def create_app(
             raise Refused(422, f"step must be between 0 and {total}, not {step}")
         state = await asyncio.to_thread(record.replay, step)
         public = state.view(None)
-        await hub.chat_catch_up(table)
+        await hub.chat.catch_up(table)
         return {
             "step": step,
             "steps": total,

@@ -17,7 +17,6 @@ import logging
 import random
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
@@ -39,21 +38,22 @@ from campfire.kernel import (
 from campfire.kernel.records import apply_entry, entry_to_json
 from campfire.server.batch import Batcher
 from campfire.server.bus import Bus, Presence
+from campfire.server.chat import TableChat, chat_message
+from campfire.server.clock import TurnClock, clock_event
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
 from campfire.server.live import (
     AWAY_SECONDS,
     BOT,
-    CLOCK_EVENT,
     HUMAN,
+    TAKEOVER_LEVEL,
     LiveTable,
     Seat,
     token_hash,
 )
+from campfire.server.refusals import Refused
 from campfire.server.schema import FINISHED, PLAYING, WAITING
 from campfire.server.storage import (
-    ChatFull,
-    ChatRow,
     Conflict,
     Deal,
     NameTaken,
@@ -71,8 +71,6 @@ T = TypeVar("T")
 CONNECTION_LIMIT = 64
 #: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
 FINISHED_KEPT = 200
-#: the level of a bot that takes over a seat when the request names none
-TAKEOVER_LEVEL = "medium"
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
 #: tables whose presence one round trip to Redis reads
@@ -81,22 +79,6 @@ PRESENCE_BATCH = 50
 WAITING_HOURS = 24.0
 #: tables one address may have waiting for players at once
 WAITING_PER_ADDRESS = 10
-#: turns in a row a seat's clock may run out before a bot takes the seat over
-CLOCK_STRIKES = 2
-#: chat: characters per message, messages per seat (or spectator connection) per window
-CHAT_LENGTH = 300
-CHAT_RATE = (5, 10.0)
-#: chat messages one table keeps
-CHAT_LIMIT = 2000
-
-
-class Refused(Exception):
-    """A request the table turns down: an HTTP status and a reason a person can act on."""
-
-    def __init__(self, status: int, reason: str) -> None:
-        super().__init__(reason)
-        self.status = status
-        self.reason = reason
 
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -112,24 +94,6 @@ def new_id(rng: random.Random | None = None) -> str:
 def address_hash(address: str) -> str:
     """Addresses are kept only as far as counting needs: hashed."""
     return hashlib.sha256(f"campfire-address:{address}".encode()).hexdigest()[:32]
-
-
-def chat_text(raw: Any) -> str:
-    """What a chat line may hold: trimmed, no control or invisible characters, not too long."""
-    if not isinstance(raw, str):
-        raise Refused(422, "'text' must be the message, a string")
-    text = raw.strip()
-    if not text:
-        raise Refused(422, "a chat message cannot be empty")
-    if len(text) > CHAT_LENGTH:
-        raise Refused(422, f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
-        raise Refused(422, "a chat message cannot hold control or invisible characters")
-    return text
-
-
-def chat_message(row: ChatRow) -> dict[str, Any]:
-    return {"type": "chat", "seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
 
 
 @dataclass
@@ -178,6 +142,8 @@ class Hub:
         self._ids = None if seed is None else random.Random(f"{seed}/{salt}/ids")
         self.tables: dict[str, LiveTable] = {}
         self.bots = BotDriver(self)
+        self.chat = TableChat(self)
+        self.clock = TurnClock(self)
         self.writer = Writer(storage)
         #: the stored versions of tables about to be shown to a socket, many to a query
         self._versions: Batcher[str, dict[str, int]] = Batcher(self._read_versions)
@@ -203,7 +169,7 @@ class Hub:
             self.bots.kick(table)
         if self.bus.shared:
             self._spawn(self._watch())
-        self._spawn(self._sweep())
+        self._spawn(self.clock.sweep())
 
     def waiting_since(self) -> float:
         """Waiting tables made before this have expired."""
@@ -233,7 +199,7 @@ class Hub:
         await self.bus.stop()
         await anyio.to_thread.run_sync(self.writer.stop)
 
-    async def _store(self, call: Callable[..., T], *args: Any) -> T:
+    async def store(self, call: Callable[..., T], *args: Any) -> T:
         """Run a storage call off the event loop; a database that fails (not a lost race,
         which is `Conflict`) is a clear 503 with nothing applied, never a server error."""
         try:
@@ -266,7 +232,7 @@ class Hub:
                     self._spawn(self._refresh_presence(table))
                 continue
             if kind in ("chat", "resync"):
-                self._spawn(self.chat_catch_up(table))
+                self._spawn(self.chat.catch_up(table))
                 if kind == "chat":
                     continue
             if kind == "moves" and data is not None and not table.behind:
@@ -291,11 +257,11 @@ class Hub:
             if start < table.at and start >= 0:
                 return  # already taken (from the database)
             if start != table.at or table.behind or timeouts:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 return
             stamped = self._apply_entries(table, entries)
             if stamped is None:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 return
             table.status = FINISHED if table.state.is_terminal else PLAYING
             table.updated = time.time()
@@ -320,7 +286,7 @@ class Hub:
             if version <= table.version and version >= 0:
                 return  # already taken (from the database)
             if place is None or version != table.version + 1 or place.taken or table.behind:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 return
             place.name, place.token_hash = name, hashed
             if host:
@@ -370,7 +336,7 @@ class Hub:
     async def refresh(self, table: LiveTable) -> None:
         async with table.lock:
             table.behind = False
-            await self._catch_up(table)
+            await self.catch_up(table)
 
     async def current(self, table: LiveTable) -> None:
         """Make sure a table is as new as the database (several processes only): a process
@@ -385,7 +351,7 @@ class Hub:
     async def _read_versions(self, ids: list[str]) -> dict[str, int]:
         """One query for every table whose version was asked for while the last one was out
         (a wave of new tables is four sockets' hellos each, on every process)."""
-        return await self._store(self.storage.versions, sorted(set(ids)))
+        return await self.store(self.storage.versions, sorted(set(ids)))
 
     @staticmethod
     def outdated(versions: Mapping[str, int], tables: Iterable[LiveTable]) -> list[LiveTable]:
@@ -395,7 +361,7 @@ class Hub:
         up for a database read (at 500 tables, 20 such reads a second per process)."""
         return [t for t in tables if versions.get(t.id, t.version) > t.version]
 
-    async def _catch_up(self, table: LiveTable) -> None:
+    async def catch_up(self, table: LiveTable) -> None:
         """Take what other processes stored since this copy was made (the lock is held)."""
         try:
             found = await anyio.to_thread.run_sync(
@@ -529,6 +495,12 @@ class Hub:
             table.chat = [chat_message(r) for r in rows]
             self.tables[table_id] = table
             return table
+
+    def close_expired(self) -> None:
+        """Let every waiting table that waited too long for its players go."""
+        for table in list(self.tables.values()):
+            if self.expired(table):
+                self._close_expired(table)
 
     def _close_expired(self, table: LiveTable) -> None:
         """An expired waiting table leaves memory; whoever watches it is told and let go."""
@@ -684,7 +656,7 @@ class Hub:
                 clock=spec.clock,
             )
             try:
-                version = await self._store(self.storage.create, row, deal)
+                version = await self.store(self.storage.create, row, deal)
                 break
             except IntegrityError:  # the id is taken (a seeded server that started again)
                 continue
@@ -724,9 +696,9 @@ class Hub:
             state = table.state.clone()
             stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
-                version = await self._store(self.storage.begin, table.id, deal)
+                version = await self.store(self.storage.begin, table.id, deal)
             except Conflict:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 return
             except Refused as refused:  # the next sweep (or start) tries again
                 log.error("table %s could not be dealt: %s", table.id, refused.reason)
@@ -787,14 +759,14 @@ class Hub:
                 state = table.state.clone()
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
-                claim = await self._store(
+                claim = await self.store(
                     self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
             except NameTaken:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 raise Refused(409, f"someone at this table is already called {name!r}") from None
             except Conflict:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 raise
             self._take_seats(table, claim.seats)
             table.host_hash = claim.host_hash
@@ -830,7 +802,7 @@ class Hub:
         applied twice and not refused."""
         async with table.lock:
             if self.bus.shared and (table.status != PLAYING or (at is not None and at > table.at)):
-                await self._catch_up(table)
+                await self.catch_up(table)
             if at is not None and at < table.at and self._stored_at(table, seat, action, at):
                 return
             if table.status == WAITING:
@@ -859,7 +831,7 @@ class Hub:
             person = table.seats[seat].kind == HUMAN
             start = table.at
             try:
-                notice = await self._commit(table, state, events, seat if person else None, 0)
+                notice = await self.commit(table, state, events, seat if person else None, 0)
             except Refused as refused:
                 # lost a race to a process that stored this very move (sent twice): done
                 if refused.status == 409 and self._stored_at(table, seat, action, start):
@@ -885,7 +857,7 @@ class Hub:
             return False
         return bool(table.game.action_to_json(entry.action) == wanted)
 
-    async def _commit(
+    async def commit(
         self,
         table: LiveTable,
         state: State[Any, Any],
@@ -910,7 +882,7 @@ class Hub:
                 timeouts,
             )
         except Conflict as error:
-            await self._catch_up(table)
+            await self.catch_up(table)
             raise Refused(
                 409, f"the move could not be stored ({error}): nothing was applied"
             ) from None
@@ -965,7 +937,7 @@ class Hub:
             )
         async with table.lock:
             if self.bus.shared:
-                await self._catch_up(table)
+                await self.catch_up(table)
             if not 0 <= seat < table.players:
                 raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
             if table.status == FINISHED:
@@ -991,18 +963,18 @@ class Hub:
                         f"{who} has been away for {away:.0f} s: their seat can be given to a bot "
                         f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
                     )
-            await self._give_to_bot(table, seat, level)
+            await self.give_to_bot(table, seat, level)
         await self.bus.publish(table.id, "seats")
 
-    async def _give_to_bot(self, table: LiveTable, seat: int, level: str) -> None:
+    async def give_to_bot(self, table: LiveTable, seat: int, level: str) -> None:
         """Store and make current a bot taking over a person's seat (the table's lock is held)."""
         place = table.seats[seat]
         old = place.token_hash
         assert old is not None
         try:
-            version = await self._store(self.storage.hand_to_bot, table.id, seat, level, old)
+            version = await self.store(self.storage.hand_to_bot, table.id, seat, level, old)
         except Conflict as error:
-            await self._catch_up(table)
+            await self.catch_up(table)
             raise Refused(409, str(error)) from None
         place.kind, place.level, place.token_hash = BOT, level, None
         place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
@@ -1021,7 +993,7 @@ class Hub:
         removed token stops working and its connections watch."""
         async with table.lock:
             if self.bus.shared:
-                await self._catch_up(table)
+                await self.catch_up(table)
             if not table.is_host(token):
                 raise Refused(403, "only the host (who made this table) can remove someone from it")
             if not 0 <= seat < table.players:
@@ -1041,9 +1013,9 @@ class Hub:
                 raise Refused(409, "you cannot remove yourself: you are the host")
             old = place.token_hash
             try:
-                version = await self._store(self.storage.remove_seat, table.id, seat, old)
+                version = await self.store(self.storage.remove_seat, table.id, seat, old)
             except Conflict as error:
-                await self._catch_up(table)
+                await self.catch_up(table)
                 raise Refused(409, f"{error}: nothing was changed") from None
             place.name, place.token_hash = None, None
             table.retired[old] = seat
@@ -1070,7 +1042,7 @@ class Hub:
         name = table.seats[seat].name or f"Player {seat}"
         async with table.lock:
             if self.bus.shared:
-                await self._catch_up(table)
+                await self.catch_up(table)
             if table.next_id is None:
                 bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
                 spec = TableSpec(
@@ -1082,7 +1054,7 @@ class Hub:
                     clock=table.clock,
                 )
                 nxt = await self.create(spec)
-                table.version = await self._store(self.storage.set_next, table.id, nxt.id)
+                table.version = await self.store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
                 table.broadcast_meta()
                 await self.bus.publish(table.id, "seats")
@@ -1117,103 +1089,6 @@ class Hub:
                 )
             raise Refused(403, "this seat token does not belong to this table")
         return seat
-
-    # --- chat ----------------------------------------------------------------------------
-    async def chat(self, table: LiveTable, conn: Connection, raw: Any) -> None:
-        """Store one chat line from a connection and tell every connection, here and elsewhere."""
-        text = chat_text(raw)
-        who = f"seat{conn.seat}" if conn.seat is not None else f"watch{conn.key}"
-        limit, window = CHAT_RATE
-        wait = await self.bus.hit(f"chat:{table.id}:{who}", limit, window)
-        if wait is not None:
-            raise Refused(
-                429,
-                f"at most {limit} messages in {window:g} s: wait {max(wait, 0.1):.1f} s",
-            )
-        if conn.seat is not None:
-            name = table.seats[conn.seat].name or f"Seat {conn.seat}"
-        else:
-            name = conn.name or "Spectator"
-        for _ in range(10):
-            try:
-                await self._store(
-                    self.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_LIMIT
-                )
-                break
-            except Conflict:  # another process wrote the same line number first
-                continue
-            except ChatFull as error:
-                raise Refused(429, str(error)) from None
-        else:
-            raise Refused(503, "the message could not be stored: try again")
-        await self.chat_catch_up(table)
-        await self.bus.publish(table.id, "chat")
-
-    async def chat_catch_up(self, table: LiveTable) -> None:
-        """Tell this process's connections every chat line stored since, in order."""
-        async with table.chat_lock:
-            try:
-                rows = await anyio.to_thread.run_sync(
-                    self.storage.chat_since, table.id, len(table.chat)
-                )
-            except Exception as error:
-                log.warning("could not read the chat of table %s: %s", table.id, error)
-                return
-            table.push_chat([chat_message(r) for r in rows])
-
-    # --- the turn clock and expired tables ------------------------------------------------------
-    async def _sweep(self) -> None:
-        """Play the turns whose clock ran out and let expired waiting tables go. Every process
-        looks; a lease on the bus makes exactly one of them play each overdue turn."""
-        while not self.closing:
-            await asyncio.sleep(self.tick)
-            try:
-                for table in list(self.tables.values()):
-                    if self.expired(table):
-                        self._close_expired(table)
-                overdue = await anyio.to_thread.run_sync(self.storage.overdue, time.time())
-                for table_id in overdue:
-                    lease = f"clock:{table_id}"
-                    if not await self.bus.acquire(lease):
-                        continue
-                    try:
-                        table = await self.get(table_id)
-                        await self._clock_ran_out(table)
-                    finally:
-                        await self.bus.release(lease)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("the turn clock sweep failed: %s", error)
-
-    async def _clock_ran_out(self, table: LiveTable) -> None:
-        """A `medium` bot plays the turn of the seat whose time ran out; after two turns in a
-        row, it plays the seat for good."""
-        async with table.lock:
-            await self._catch_up(table)
-            seat = table.state.to_move
-            if (
-                table.status != PLAYING
-                or seat is None
-                or table.deadline is None
-                or table.deadline > time.time()
-                or table.seats[seat].kind != HUMAN
-            ):
-                return
-            place = table.seats[seat]
-            view = table.state.view(seat)
-            legal = table.state.legal_actions()
-            bot = make_bot(table.game, TAKEOVER_LEVEL, self.seed_for(table.id, 1000 + table.at))
-            action = await anyio.to_thread.run_sync(bot.choose, view, legal)
-            state = table.state.clone()
-            events = state.apply(action, seat=seat)
-            strikes = place.timeouts + 1
-            await self._commit(table, state, [clock_event(seat, strikes), *events], seat, strikes)
-            place.timeouts = strikes
-            log.info("table %s: seat %s ran out of time (%s in a row)", table.id, seat, strikes)
-            if strikes >= CLOCK_STRIKES and place.kind == HUMAN and place.token_hash is not None:
-                await self._give_to_bot(table, seat, TAKEOVER_LEVEL)
-        await self.bus.publish(table.id, "moves")
 
     # --- connections -----------------------------------------------------------------------
     async def connect(
@@ -1262,18 +1137,6 @@ class Hub:
         idle.sort(key=lambda t: t.updated)
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
-
-
-def clock_event(seat: int, strikes: int) -> Event:
-    return Event(
-        CLOCK_EVENT,
-        {
-            "seat": seat,
-            "timeouts": strikes,
-            "level": TAKEOVER_LEVEL,
-            "handed": strikes >= CLOCK_STRIKES,
-        },
-    )
 
 
 def bot_reason(seat: int, level: str) -> str:

@@ -26,6 +26,8 @@ BOT = "bot"
 #: seconds a player must have been away (no open connection) before others may give their seat
 #: to a bot; a player may always give their own seat
 AWAY_SECONDS = 60.0
+#: the level of a bot that takes over a seat when the request names none (and when a clock runs out)
+TAKEOVER_LEVEL = "medium"
 #: chat lines a connection gets when it opens (the whole chat: `GET /api/tables/{id}/chat`)
 CHAT_HISTORY = 100
 

@@ -10,7 +10,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from campfire.kernel import get_game
-from campfire.server.hub import Refused
+from campfire.server.refusals import Refused
 from campfire.server.webgame import web_game
 
 STATIC = Path(__file__).parent / "static"

@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from campfire.kernel import games
-from campfire.server.hub import Refused
+from campfire.server.refusals import Refused
 
 #: the largest request body and WebSocket message accepted
 BODY_LIMIT = 8 * 1024

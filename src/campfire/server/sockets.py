@@ -14,8 +14,9 @@ from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from campfire.server.connections import Connection
-from campfire.server.hub import Hub, Refused
+from campfire.server.hub import Hub
 from campfire.server.live import LiveTable
+from campfire.server.refusals import Refused
 from campfire.server.requests import MESSAGE_LIMIT, ActBody, display_name, first_error
 
 #: seconds a new WebSocket has to say hello
@@ -58,7 +59,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 conn.push({"type": "pong", "id": ref})
                 return
             if kind == "chat":
-                await hub.chat(table, conn, message.get("text"))
+                await hub.chat.say(table, conn, message.get("text"))
                 conn.push({"type": "ok", "id": ref})
                 return
             if kind not in ("act", "bot"):

@@ -1,0 +1,94 @@
+"""A table's chat: lines checked, rate-limited across processes, stored with their line number
+(the database decides the order when two processes write at once) and told to every
+connection here; the other processes hear a notice and read the lines they lack."""
+
+from __future__ import annotations
+
+import logging
+import time
+import unicodedata
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from campfire.server.connections import Connection
+from campfire.server.live import LiveTable
+from campfire.server.refusals import Refused
+from campfire.server.storage import ChatFull, ChatRow, Conflict
+
+if TYPE_CHECKING:
+    from campfire.server.hub import Hub
+
+log = logging.getLogger("campfire.server")
+
+#: characters per message, messages per seat (or spectator connection) per window
+CHAT_LENGTH = 300
+CHAT_RATE = (5, 10.0)
+#: chat messages one table keeps
+CHAT_LIMIT = 2000
+
+
+def chat_text(raw: Any) -> str:
+    """What a chat line may hold: trimmed, no control or invisible characters, not too long."""
+    if not isinstance(raw, str):
+        raise Refused(422, "'text' must be the message, a string")
+    text = raw.strip()
+    if not text:
+        raise Refused(422, "a chat message cannot be empty")
+    if len(text) > CHAT_LENGTH:
+        raise Refused(422, f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+        raise Refused(422, "a chat message cannot hold control or invisible characters")
+    return text
+
+
+def chat_message(row: ChatRow) -> dict[str, Any]:
+    return {"type": "chat", "seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
+
+
+class TableChat:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def say(self, table: LiveTable, conn: Connection, raw: Any) -> None:
+        """Store one chat line from a connection and tell every connection, here and elsewhere."""
+        hub = self.hub
+        text = chat_text(raw)
+        who = f"seat{conn.seat}" if conn.seat is not None else f"watch{conn.key}"
+        limit, window = CHAT_RATE
+        wait = await hub.bus.hit(f"chat:{table.id}:{who}", limit, window)
+        if wait is not None:
+            raise Refused(
+                429,
+                f"at most {limit} messages in {window:g} s: wait {max(wait, 0.1):.1f} s",
+            )
+        if conn.seat is not None:
+            name = table.seats[conn.seat].name or f"Seat {conn.seat}"
+        else:
+            name = conn.name or "Spectator"
+        for _ in range(10):
+            try:
+                await hub.store(
+                    hub.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_LIMIT
+                )
+                break
+            except Conflict:  # another process wrote the same line number first
+                continue
+            except ChatFull as error:
+                raise Refused(429, str(error)) from None
+        else:
+            raise Refused(503, "the message could not be stored: try again")
+        await self.catch_up(table)
+        await hub.bus.publish(table.id, "chat")
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Tell this process's connections every chat line stored since, in order."""
+        async with table.chat_lock:
+            try:
+                rows = await anyio.to_thread.run_sync(
+                    self.hub.storage.chat_since, table.id, len(table.chat)
+                )
+            except Exception as error:
+                log.warning("could not read the chat of table %s: %s", table.id, error)
+                return
+            table.push_chat([chat_message(r) for r in rows])
