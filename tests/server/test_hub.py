@@ -13,15 +13,26 @@ from campfire.server.refusals import Refused
 from campfire.server.storage import Storage
 
 
+def started(tmp_path: Path, here_bus: Bus, there_bus: Bus) -> tuple[Hub, Hub]:
+    """Two processes' hubs on one SQLite file, their writers running."""
+    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
+    here, there = Hub(Storage(url), here_bus, seed=1), Hub(Storage(url), there_bus, seed=2)
+    for hub in (here, there):
+        hub.writer.start()
+    return here, there
+
+
+def stopped(*hubs: Hub) -> None:
+    for hub in hubs:
+        hub.writer.stop()
+        hub.storage.close()
+
+
 def test_a_look_taken_before_a_move_does_not_reload_the_table_and_a_change_elsewhere_does(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
-
     async def main() -> None:
-        here, there = Hub(Storage(url), seed=1), Hub(Storage(url), seed=2)
-        for hub in (here, there):
-            hub.writer.start()
+        here, there = started(tmp_path, Bus(), Bus())
         try:
             spec = TableSpec("powwow", 3, {}, {})
             table = await here.create(spec)
@@ -40,9 +51,7 @@ def test_a_look_taken_before_a_move_does_not_reload_the_table_and_a_change_elsew
             assert table.version == elsewhere.version and here.outdated(now, [table]) == []
             assert [s.name for s in table.seats] == ["Ana", "Ben", "Cy"]
         finally:
-            for hub in (here, there):
-                hub.writer.stop()
-                hub.storage.close()
+            stopped(here, there)
 
     asyncio.run(main())
 
@@ -64,11 +73,9 @@ class Recording(Bus):
 def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_database_read(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
-
     async def main() -> None:
         bus = Recording()
-        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), bus, seed=2)
+        here, there = started(tmp_path, Recording(), bus)
         reads: list[int] = []
         load_since = here.storage.load_since
 
@@ -77,8 +84,6 @@ def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_da
             return load_since(*args)
 
         here.storage.load_since = counted  # type: ignore[method-assign,assignment]
-        for hub in (here, there):
-            hub.writer.start()
         try:
             table = await here.create(TableSpec("powwow", 3, {}, {}))
             elsewhere = await there.get(table.id)
@@ -103,9 +108,7 @@ def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_da
             assert [s.name for s in table.seats] == ["Ben", "Ana", "Cy"]
             assert table.status == "playing" and table.at == elsewhere.at
         finally:
-            for hub in (here, there):
-                hub.writer.stop()
-                hub.storage.close()
+            stopped(here, there)
 
     asyncio.run(main())
 
@@ -113,11 +116,9 @@ def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_da
 def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
-
     async def main() -> None:
         bus = Recording()
-        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), bus, seed=2)
+        here, there = started(tmp_path, Recording(), bus)
         looks: list[str] = []
         read = here.bus.presence
 
@@ -126,8 +127,6 @@ def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
             return await read(table_id, seats)
 
         here.bus.presence = counted  # type: ignore[method-assign]
-        for hub in (here, there):
-            hub.writer.start()
         try:
             table = await here.create(TableSpec("powwow", 3, {}, {}))
             elsewhere = await there.get(table.id)
@@ -150,9 +149,7 @@ def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
             await asyncio.gather(*here._tasks)
             assert looks == [table.id]
         finally:
-            for hub in (here, there):
-                hub.writer.stop()
-                hub.storage.close()
+            stopped(here, there)
 
     asyncio.run(main())
 
@@ -160,10 +157,8 @@ def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
 def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes_it_current(
     tmp_path: Path,
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'hub.sqlite3'}"
-
     async def main() -> None:
-        here, there = Hub(Storage(url), Recording(), seed=1), Hub(Storage(url), Recording(), seed=2)
+        here, there = started(tmp_path, Recording(), Recording())
         reads: list[int] = []
         load_since = here.storage.load_since
 
@@ -172,8 +167,6 @@ def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes
             return load_since(*args)
 
         here.storage.load_since = counted  # type: ignore[method-assign,assignment]
-        for hub in (here, there):
-            hub.writer.start()
         try:
             table = await here.create(TableSpec("powwow", 3, {}, {}))
             elsewhere = await there.get(table.id)
@@ -196,8 +189,6 @@ def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes
             assert stored is not None and stored[0].version == table.version
             assert stored[0].moves == table.at
         finally:
-            for hub in (here, there):
-                hub.writer.stop()
-                hub.storage.close()
+            stopped(here, there)
 
     asyncio.run(main())

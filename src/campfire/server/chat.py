@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import time
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -14,6 +13,7 @@ import anyio
 from campfire.server.connections import Connection
 from campfire.server.live import LiveTable
 from campfire.server.refusals import Refused
+from campfire.server.requests import invisible
 from campfire.server.storage import ChatFull, ChatRow, Conflict
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def chat_text(raw: Any) -> str:
         raise Refused(422, "a chat message cannot be empty")
     if len(text) > CHAT_LENGTH:
         raise Refused(422, f"a chat message has at most {CHAT_LENGTH} characters, not {len(text)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text):
+    if invisible(text):
         raise Refused(422, "a chat message cannot hold control or invisible characters")
     return text
 

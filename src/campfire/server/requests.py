@@ -68,6 +68,12 @@ def bot_level_names() -> set[str]:
     return {level.casefold() for game in games().values() for level in game.bot_levels()}
 
 
+def invisible(text: str) -> bool:
+    """Whether the text holds control, format, surrogate, private or unassigned characters:
+    what a name or a chat line may not, as it could hide or reorder what others read."""
+    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
+
+
 def display_name(raw: str) -> str:
     """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long,
     and not one the table uses for something else."""
@@ -76,7 +82,7 @@ def display_name(raw: str) -> str:
         raise Refused(422, "a name cannot be empty")
     if len(name) > NAME_LIMIT:
         raise Refused(422, f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    if invisible(name):
         raise Refused(422, "a name cannot hold control or invisible characters")
     if RESERVED_NAME.match(name) or name.casefold() in bot_level_names():
         raise Refused(
