@@ -437,6 +437,11 @@ class Cluster:
     def nginx_cpu(self) -> float:
         return cpu_seconds(self.nginx.pids) if self.nginx else 0.0
 
+    def pids(self) -> list[int]:
+        """Every live process of the deployment (servers, their workers, nginx)."""
+        nginx = self.nginx.pids if self.nginx else []
+        return [pid for s in self.servers for pid in s.pids] + list(nginx)
+
     def logs(self) -> str:
         """The tail of every log, for a failure message."""
         out = []
@@ -599,6 +604,31 @@ def cpu_seconds(pids: Sequence[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
     return total / ticks
+
+
+#: the services of a deployment besides its own processes: their CPU is the deployment's
+SERVICES = frozenset({"nginx", "postgres", "redis-server"})
+
+
+def other_work(own: Sequence[int]) -> dict[int, float]:
+    """CPU seconds of every process on the machine that is neither in `own` nor a service of a
+    deployment (nginx, PostgreSQL, Redis), nor a `campfire serve`: what else the machine ran
+    while a benchmark measured, which latency figures cannot tell apart from the servers'."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) in own:
+            continue
+        try:
+            head, tail = (entry / "stat").read_text().rsplit(")", 1)
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if head.split("(", 1)[1] in SERVICES or b"campfire\x00serve" in command:
+            continue
+        fields = tail.split()
+        found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return found
 
 
 def rss_bytes(pid: int) -> int:

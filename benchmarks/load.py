@@ -20,7 +20,9 @@ Figures per row, over the measured window: moves per second; latency from sendin
 LAST seat of the table receiving its update (p50/p95/p99); server CPU per move (utime + stime of
 every server process from /proc, killed lives included) and nginx's; the servers' resident
 memory (peak); this client's own CPU, because it shares the machine's cores with the servers and
-a busy client inflates every latency; and how busy the whole machine was. The reference rows
+a busy client inflates every latency; how busy the whole machine was, and how much of it went
+to other work (any process that is neither the deployment, PostgreSQL, Redis, nginx nor this
+client: latency on a machine shared with other work is the machine's). The reference rows
 are named in the output: the first row of the run, and the kernel alone (apply + the record of
 the move, no server) for CPU per move.
 
@@ -44,6 +46,7 @@ import contextlib
 import functools
 import itertools
 import json
+import os
 import random
 import sys
 import time
@@ -58,7 +61,15 @@ import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
-from benchmarks.cluster import REDIS_URL, Cluster, ClusterError, CpuCap, Usage, deployment
+from benchmarks.cluster import (
+    REDIS_URL,
+    Cluster,
+    ClusterError,
+    CpuCap,
+    Usage,
+    deployment,
+    other_work,
+)
 from campfire.kernel import Record, RecordError, get_game
 from campfire.server.collector import Tenure
 from campfire.server.webgame import web_game
@@ -388,11 +399,20 @@ class Row:
     client_cpu: float = 0.0
     rss_peak: int = 0
     machine_busy: float = 0.0
+    #: CPU seconds of the machine's other processes in the window (neither the deployment,
+    #: its services nor the client)
+    other_cpu: float = 0.0
     kills: int = 0
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: str = ""
+
+    @property
+    def other_share(self) -> float:
+        """The machine's other work, as a share of all its cores in the window."""
+        cores = os.cpu_count() or 1
+        return self.other_cpu / (self.seconds * cores) if self.seconds else 0.0
 
     @property
     def rate_per_s(self) -> float:
@@ -525,6 +545,7 @@ class Bench:
             Usage(),
             machine_ticks(),
         )
+        others0 = other_work([os.getpid(), *self.cluster.pids()])
         reconnects0 = self.reconnects
         self.window = (time.perf_counter(), 0)
         chaos = (
@@ -539,6 +560,8 @@ class Bench:
         row.nginx_cpu = self.cluster.nginx_cpu() - nginx0
         row.client_cpu = own.seconds()
         row.machine_busy = busy_share(busy0, machine_ticks())
+        others = other_work([os.getpid(), *self.cluster.pids()])
+        row.other_cpu = sum(cpu - others0.get(pid, 0.0) for pid, cpu in others.items())
         if chaos is not None:
             await chaos
         row.reconnects = self.reconnects - reconnects0
@@ -753,8 +776,8 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     lines = [
         "| setup | tables | rate | moves/s | p50 ms | p95 ms | p99 ms | server CPU ms/move | "
         "server CPU | nginx CPU ms/move | server RSS MB | client CPU | machine busy | "
-        "vs reference |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "other work | vs reference |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         cpu = row.cpu_ms(row.server_cpu)
@@ -771,7 +794,7 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
             f"| {100 * row.server_cpu / row.seconds:.0f}% of a core "
             f"| {row.cpu_ms(row.nginx_cpu):.2f} "
             f"| {row.rss_peak / 1e6:.0f} | {100 * row.client_cpu / row.seconds:.0f}% of a core "
-            f"| {100 * row.machine_busy:.0f}% | {versus} |"
+            f"| {100 * row.machine_busy:.0f}% | {100 * row.other_share:.0f}% | {versus} |"
         )
     return "\n".join(lines)
 
