@@ -274,7 +274,7 @@ def create_app(
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
         table = await table_named(table_id)
-        await hub.current(table)
+        await hub.sync.current(table)
         return table.meta()
 
     @app.post("/api/tables/{table_id}/join")
@@ -289,7 +289,7 @@ def create_app(
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        await hub.current(table)
+        await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
         return table.update_for(seat, table.events, full=True)
 
@@ -356,7 +356,7 @@ def create_app(
     ) -> dict[str, Any]:
         """The top level's reading of the table for the asking seat only (an opt-in hint)."""
         table = await table_named(table_id)
-        await hub.current(table)
+        await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "the hint reads your own seat: send your seat token")
@@ -379,7 +379,7 @@ def create_app(
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
         table = await table_named(table_id)
-        await hub.current(table)
+        await hub.sync.current(table)
         if table.status != FINISHED:
             raise Refused(409, "the record shows every hidden card: it is ready when the game ends")
         text = Record.of(table.state).dumps()
@@ -393,7 +393,7 @@ def create_app(
     @app.get("/api/tables/{table_id}/replay")
     async def replay_step(table_id: str, step: int = 0) -> dict[str, Any]:
         table = await table_named(table_id)
-        await hub.current(table)
+        await hub.sync.current(table)
         if table.status != FINISHED:
             raise Refused(409, "a replay shows everything: it opens when the game ends")
         record = Record.of(table.state)

@@ -68,7 +68,7 @@ class TurnClock:
         row, it plays the seat for good."""
         hub = self.hub
         async with table.lock:
-            await hub.catch_up(table)
+            await hub.sync.catch_up(table)
             seat = table.state.to_move
             if (
                 table.status != PLAYING

@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -35,11 +35,10 @@ from campfire.kernel import (
     State,
     get_game,
 )
-from campfire.kernel.records import apply_entry, entry_to_json
-from campfire.server.batch import Batcher
-from campfire.server.bus import Bus, Presence
+from campfire.kernel.records import entry_to_json
+from campfire.server.bus import Bus
 from campfire.server.chat import TableChat, chat_message
-from campfire.server.clock import TurnClock, clock_event
+from campfire.server.clock import TurnClock
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
 from campfire.server.live import (
@@ -49,6 +48,8 @@ from campfire.server.live import (
     TAKEOVER_LEVEL,
     LiveTable,
     Seat,
+    bot_reason,
+    removed_reason,
     token_hash,
 )
 from campfire.server.refusals import Refused
@@ -61,6 +62,7 @@ from campfire.server.storage import (
     Storage,
     TableRow,
 )
+from campfire.server.sync import Sync
 from campfire.server.webgame import web_game
 from campfire.server.writer import Writer
 
@@ -71,10 +73,6 @@ T = TypeVar("T")
 CONNECTION_LIMIT = 64
 #: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
 FINISHED_KEPT = 200
-#: seconds between a shared process's looks at the database for what it may have missed
-WATCH_SECONDS = 2.0
-#: tables whose presence one round trip to Redis reads
-PRESENCE_BATCH = 50
 #: hours a table waits for its players before it closes
 WAITING_HOURS = 24.0
 #: tables one address may have waiting for players at once
@@ -144,9 +142,8 @@ class Hub:
         self.bots = BotDriver(self)
         self.chat = TableChat(self)
         self.clock = TurnClock(self)
+        self.sync = Sync(self)
         self.writer = Writer(storage)
-        #: the stored versions of tables about to be shown to a socket, many to a query
-        self._versions: Batcher[str, dict[str, int]] = Batcher(self._read_versions)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -155,7 +152,7 @@ class Hub:
     async def start(self) -> None:
         """Bring back every table that was waiting or being played, and wake its bots."""
         self.writer.start()
-        await self.bus.start(self._notice, self._present_pairs)
+        await self.bus.start(self.sync.notice, self.sync.present_pairs)
         ids = await anyio.to_thread.run_sync(
             self.storage.ids, [WAITING, PLAYING], self.waiting_since()
         )
@@ -165,11 +162,11 @@ class Hub:
             except Refused as refused:
                 log.error("table %s cannot be restored: %s", table_id, refused.reason)
                 continue
-            await self._unstick(table)
+            await self.unstick(table)
             self.bots.kick(table)
         if self.bus.shared:
-            self._spawn(self._watch())
-        self._spawn(self.clock.sweep())
+            self.spawn(self.sync.watch())
+        self.spawn(self.clock.sweep())
 
     def waiting_since(self) -> float:
         """Waiting tables made before this have expired."""
@@ -210,267 +207,10 @@ class Hub:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
 
-    def _spawn(self, work: Any) -> None:
+    def spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    # --- keeping in step with the other processes ----------------------------------------------
-    def _notice(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
-        """Another process changed a table (or the bus lost notices: "*")."""
-        if self.closing:
-            return
-        targets = list(self.tables.values()) if table_id == "*" else [self.tables.get(table_id)]
-        for table in targets:
-            if table is None:
-                continue
-            if kind == "presence":
-                carried = Presence.from_carried(data)
-                if carried is not None and 0 <= carried[0] < table.players:
-                    self._take_presence(table, dict([carried]))
-                else:
-                    self._spawn(self._refresh_presence(table))
-                continue
-            if kind in ("chat", "resync"):
-                self._spawn(self.chat.catch_up(table))
-                if kind == "chat":
-                    continue
-            if kind == "moves" and data is not None and not table.behind:
-                self._spawn(self._take_moves(table, data))
-            elif kind == "joined" and data is not None and not table.behind:
-                self._spawn(self._take_join(table, data))
-            elif not table.behind:
-                table.behind = True
-                self._spawn(self.refresh(table))
-
-    async def _take_moves(self, table: LiveTable, data: dict[str, Any]) -> None:
-        """The entries another process just committed, carried by its notice: applied at once
-        when they follow this copy's last entry (and no clock ran out), else read from the
-        database."""
-        async with table.lock:
-            try:
-                start, entries = int(data["start"]), list(data["entries"])
-                version, deadline = data["version"], data.get("deadline")
-                mover, timeouts = data.get("mover"), int(data.get("timeouts") or 0)
-            except (KeyError, TypeError, ValueError):
-                start, entries, version, deadline, mover, timeouts = -1, [], None, None, None, 0
-            if start < table.at and start >= 0:
-                return  # already taken (from the database)
-            if start != table.at or table.behind or timeouts:
-                await self.catch_up(table)
-                return
-            stamped = self._apply_entries(table, entries)
-            if stamped is None:
-                await self.catch_up(table)
-                return
-            table.status = FINISHED if table.state.is_terminal else PLAYING
-            table.updated = time.time()
-            table.deadline = deadline if isinstance(deadline, (int, float)) else None
-            if isinstance(mover, int) and 0 <= mover < table.players:
-                table.seats[mover].timeouts = 0
-            if isinstance(version, int) and version == table.version + 1:
-                table.version = version  # else the next look at the database catches up
-            table.broadcast(stamped)
-            self.bots.kick(table)
-
-    async def _take_join(self, table: LiveTable, data: dict[str, Any]) -> None:
-        """A seat another process just gave away, carried by its notice: taken at once when
-        it is the change that follows this copy's version, else read from the database."""
-        async with table.lock:
-            try:
-                version, seat = int(data["version"]), int(data["seat"])
-                name, hashed, host = str(data["name"]), str(data["hash"]), bool(data["host"])
-                place = table.seats[seat]
-            except (KeyError, TypeError, ValueError, IndexError):
-                version, place = -1, None
-            if version <= table.version and version >= 0:
-                return  # already taken (from the database)
-            if place is None or version != table.version + 1 or place.taken or table.behind:
-                await self.catch_up(table)
-                return
-            place.name, place.token_hash = name, hashed
-            if host:
-                table.host_hash = hashed
-            table.version = version
-            carried = Presence.from_carried(data.get("presence"))
-            if carried is not None and carried[0] == seat:
-                table.presence[seat] = carried[1]
-            table.broadcast_meta()
-
-    def _apply_entries(
-        self,
-        table: LiveTable,
-        entries: list[dict[str, Any]],
-        timed_out: dict[int, int] | None = None,
-    ) -> list[tuple[int, Event]] | None:
-        """Apply stored entries through the rules; None (and nothing changed) if one fails.
-        A seat in `timed_out` had its turn played by the clock: its move says so."""
-        timed_out = dict(timed_out or {})
-        state = table.state.clone()
-        stamped: list[tuple[int, Event]] = []
-        for raw in entries:
-            mover = raw.get("player")
-            try:
-                events = apply_entry(state, raw)
-            except (ValueError, IllegalAction) as error:
-                log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
-                return None
-            if mover in timed_out:
-                strikes = timed_out.pop(mover)
-                events = [clock_event(mover, strikes), *events]
-            stamped.extend((len(state.history), e) for e in events)
-        table.state = state
-        table.at += len(entries)
-        table.events.extend(stamped)
-        table.last_kinds = {e.kind for _, e in stamped}
-        return stamped
-
-    def _present_pairs(self) -> list[tuple[str, int]]:
-        return [
-            (t.id, c.seat)
-            for t in self.tables.values()
-            for c in t.connections
-            if c.seat is not None
-        ]
-
-    async def refresh(self, table: LiveTable) -> None:
-        async with table.lock:
-            table.behind = False
-            await self.catch_up(table)
-
-    async def current(self, table: LiveTable) -> None:
-        """Make sure a table is as new as the database (several processes only): a process
-        killed between its commit and its notice leaves the others a move behind until they
-        look, and whoever reconnects after such a kill must not be shown the old position."""
-        if not self.bus.shared:
-            return
-        versions = await self._versions(table.id)
-        if self.outdated(versions, [table]):
-            await self.refresh(table)
-
-    async def _read_versions(self, ids: list[str]) -> dict[str, int]:
-        """One query for every table whose version was asked for while the last one was out
-        (a wave of new tables is four sockets' hellos each, on every process)."""
-        return await self.store(self.storage.versions, sorted(set(ids)))
-
-    @staticmethod
-    def outdated(versions: Mapping[str, int], tables: Iterable[LiveTable]) -> list[LiveTable]:
-        """The tables whose stored version is ahead of this copy. Only ahead: the versions
-        were read a moment ago, and a copy that moved on since (a notice came in the
-        meantime) is newer than what was read, not behind; reloading it would hold its moves
-        up for a database read (at 500 tables, 20 such reads a second per process)."""
-        return [t for t in tables if versions.get(t.id, t.version) > t.version]
-
-    async def catch_up(self, table: LiveTable) -> None:
-        """Take what other processes stored since this copy was made (the lock is held)."""
-        try:
-            found = await anyio.to_thread.run_sync(
-                self.storage.load_since, table.id, table.at, table.version
-            )
-        except Exception as error:
-            log.warning("could not catch table %s up: %s", table.id, error)
-            return
-        if found is None:
-            return
-        row, entries = found
-        if row.version == table.version and not entries:
-            return
-        # a seat whose count of run-out clocks went up: a bot played its turn for the clock
-        timed_out = {
-            r.seat: r.timeouts
-            for r in row.seats
-            if r.timeouts > table.seats[r.seat].timeouts and table.seats[r.seat].kind == HUMAN
-        }
-        seats_changed = self._take_seats(table, row.seats)
-        stamped: list[tuple[int, Event]] = []
-        if entries:
-            applied = self._apply_entries(table, entries, timed_out)
-            if applied is None:
-                return
-            stamped = applied
-        changed = seats_changed or row.status != table.status or row.next_id != table.next_id
-        table.status, table.next_id = row.status, row.next_id
-        table.updated, table.version = row.updated, row.version
-        changed = changed or row.deadline != table.deadline
-        table.deadline, table.host_hash = row.deadline, row.host_hash
-        if stamped:
-            table.broadcast(stamped)
-        elif changed:
-            table.broadcast_meta()
-        self.bots.kick(table)
-
-    def _take_seats(self, table: LiveTable, rows: list[SeatRow]) -> bool:
-        changed = False
-        for row in rows:
-            place = table.seats[row.seat]
-            if row.retired_hash is not None:
-                table.retired[row.retired_hash] = row.seat
-            place.timeouts = row.timeouts
-            now = (row.kind, row.level, row.name, row.token_hash)
-            if now == (place.kind, place.level, place.name, place.token_hash):
-                continue
-            changed = True
-            became_bot = row.kind == BOT and place.kind != BOT
-            removed = row.kind == HUMAN and row.token_hash is None and place.token_hash is not None
-            place.kind, place.level, place.name, place.token_hash = now
-            if became_bot:
-                place.bot = None
-                self._to_spectators(table, row.seat, bot_reason(row.seat, row.level or ""))
-            elif removed:
-                table.presence.pop(row.seat, None)
-                self._to_spectators(table, row.seat, removed_reason(row.seat))
-        self.bots.seat_bots(table)
-        return changed
-
-    async def _refresh_presence(self, table: LiveTable) -> None:
-        seated = self._seated(table)
-        if seated:
-            self._take_presence(table, await self.bus.presence(table.id, seated))
-
-    @staticmethod
-    def _seated(table: LiveTable) -> list[int]:
-        return [s.seat for s in table.seats if s.kind == HUMAN and s.token_hash is not None]
-
-    @staticmethod
-    def _take_presence(table: LiveTable, found: dict[int, Presence]) -> None:
-        """Tell the table's sockets only when someone came or went: a look that finds nothing
-        new is every table's every few seconds, and would be a message to every socket."""
-        if any(table.presence.get(seat) != presence for seat, presence in found.items()):
-            table.presence.update(found)
-            table.broadcast_meta()
-
-    async def _watch(self) -> None:
-        """Several processes: compare versions, take over stalled bots, refresh presence."""
-        rounds = 0
-        while not self.closing:
-            await asyncio.sleep(WATCH_SECONDS)
-            rounds += 1
-            try:
-                live = [t for t in self.tables.values() if t.status != FINISHED or t.connections]
-                versions = await anyio.to_thread.run_sync(
-                    self.storage.versions, [t.id for t in live]
-                )
-                for table in self.outdated(versions, live):
-                    await self.refresh(table)
-                before = time.time() - max(3.0, 4 * self.bot_pause)
-                for table_id in await anyio.to_thread.run_sync(self.storage.stalled, before):
-                    table = await self.get(table_id)
-                    await self.refresh(table)
-                    await self._unstick(table)
-                    self.bots.kick(table)
-                if rounds % 3 == 0:
-                    watched = [(t, self._seated(t)) for t in live if t.connections]
-                    watched = [(t, seated) for t, seated in watched if seated]
-                    # a few dozen tables a look, so that no one look holds up the moves
-                    for i in range(0, len(watched), PRESENCE_BATCH):
-                        batch = watched[i : i + PRESENCE_BATCH]
-                        found = await self.bus.presence_at([(t.id, seated) for t, seated in batch])
-                        for (table, _), presence in zip(batch, found, strict=True):
-                            self._take_presence(table, presence)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                log.warning("watching the database failed: %s", error)
 
     # --- tables ----------------------------------------------------------------------------
     async def get(self, table_id: str) -> LiveTable:
@@ -688,7 +428,7 @@ class Hub:
         self.bots.kick(table)
         return table
 
-    async def _unstick(self, table: LiveTable) -> None:
+    async def unstick(self, table: LiveTable) -> None:
         """Deal a waiting table whose seats are all taken (left so by an older server)."""
         async with table.lock:
             if table.status != WAITING or table.free_seats():
@@ -698,7 +438,7 @@ class Hub:
             try:
                 version = await self.store(self.storage.begin, table.id, deal)
             except Conflict:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
                 return
             except Refused as refused:  # the next sweep (or start) tries again
                 log.error("table %s could not be dealt: %s", table.id, refused.reason)
@@ -763,12 +503,12 @@ class Hub:
                     self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
             except NameTaken:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
                 raise Refused(409, f"someone at this table is already called {name!r}") from None
             except Conflict:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
                 raise
-            self._take_seats(table, claim.seats)
+            self.sync.take_seats(table, claim.seats)
             table.host_hash = claim.host_hash
             # away until their page connects
             presence = await self.bus.present(table.id, seat, False, seated=True)
@@ -802,7 +542,7 @@ class Hub:
         applied twice and not refused."""
         async with table.lock:
             if self.bus.shared and (table.status != PLAYING or (at is not None and at > table.at)):
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
             if at is not None and at < table.at and self._stored_at(table, seat, action, at):
                 return
             if table.status == WAITING:
@@ -882,7 +622,7 @@ class Hub:
                 timeouts,
             )
         except Conflict as error:
-            await self.catch_up(table)
+            await self.sync.catch_up(table)
             raise Refused(
                 409, f"the move could not be stored ({error}): nothing was applied"
             ) from None
@@ -937,7 +677,7 @@ class Hub:
             )
         async with table.lock:
             if self.bus.shared:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
             if not 0 <= seat < table.players:
                 raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
             if table.status == FINISHED:
@@ -974,7 +714,7 @@ class Hub:
         try:
             version = await self.store(self.storage.hand_to_bot, table.id, seat, level, old)
         except Conflict as error:
-            await self.catch_up(table)
+            await self.sync.catch_up(table)
             raise Refused(409, str(error)) from None
         place.kind, place.level, place.token_hash = BOT, level, None
         place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
@@ -984,7 +724,7 @@ class Hub:
             table.deadline = None
         table.version = version
         table.updated = time.time()
-        self._to_spectators(table, seat, bot_reason(seat, level))
+        self.to_spectators(table, seat, bot_reason(seat, level))
         table.broadcast_meta()
         self.bots.kick(table)
 
@@ -993,7 +733,7 @@ class Hub:
         removed token stops working and its connections watch."""
         async with table.lock:
             if self.bus.shared:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
             if not table.is_host(token):
                 raise Refused(403, "only the host (who made this table) can remove someone from it")
             if not 0 <= seat < table.players:
@@ -1015,19 +755,19 @@ class Hub:
             try:
                 version = await self.store(self.storage.remove_seat, table.id, seat, old)
             except Conflict as error:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
                 raise Refused(409, f"{error}: nothing was changed") from None
             place.name, place.token_hash = None, None
             table.retired[old] = seat
             table.presence.pop(seat, None)
             table.version = version
             table.updated = time.time()
-            self._to_spectators(table, seat, removed_reason(seat))
+            self.to_spectators(table, seat, removed_reason(seat))
             table.broadcast_meta()
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
 
-    def _to_spectators(self, table: LiveTable, seat: int, reason: str) -> None:
+    def to_spectators(self, table: LiveTable, seat: int, reason: str) -> None:
         notice = {"type": "seat", "seat": None, "reason": reason}
         for conn in list(table.connections):
             if conn.seat == seat:
@@ -1042,7 +782,7 @@ class Hub:
         name = table.seats[seat].name or f"Player {seat}"
         async with table.lock:
             if self.bus.shared:
-                await self.catch_up(table)
+                await self.sync.catch_up(table)
             if table.next_id is None:
                 bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
                 spec = TableSpec(
@@ -1073,7 +813,7 @@ class Hub:
             return None
         seat = table.seat_of(token)
         if seat is None and self.bus.shared:  # seated, or handed to a bot, on another process
-            await self.refresh(table)
+            await self.sync.refresh(table)
             seat = table.seat_of(token)
         if seat is None:
             retired = table.retired_seat(token)
@@ -1137,11 +877,3 @@ class Hub:
         idle.sort(key=lambda t: t.updated)
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
-
-
-def bot_reason(seat: int, level: str) -> str:
-    return f"a {level} bot now plays seat {seat}: you are watching"
-
-
-def removed_reason(seat: int) -> str:
-    return f"the host removed you from seat {seat}: you are watching (join again with the link)"

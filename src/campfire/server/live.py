@@ -276,3 +276,11 @@ def clock_text(event: Event, seat: int | None) -> str:
         whose = "your" if mine else "the"
         text += f" Two turns in a row: a {d['level']} bot plays {whose} seat from now on."
     return text
+
+
+def bot_reason(seat: int, level: str) -> str:
+    return f"a {level} bot now plays seat {seat}: you are watching"
+
+
+def removed_reason(seat: int) -> str:
+    return f"the host removed you from seat {seat}: you are watching (join again with the link)"

@@ -30,7 +30,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
         try:
             table = await table_named(table_id)
             seat, name = await _hello(websocket, table)
-            await hub.current(table)
+            await hub.sync.current(table)
             conn = await hub.connect(table, seat, name)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)

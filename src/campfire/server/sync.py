@@ -1,0 +1,304 @@
+"""Keeping one process's tables in step with the database and the other processes: the
+notices that carry another process's moves, joins and presence; catching a copy up from the
+database by record index when it finds itself behind; and the periodic look (versions, stalled
+bots, presence) that finds what a lost notice or a killed process left behind."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from campfire.kernel import Event, IllegalAction
+from campfire.kernel.records import apply_entry
+from campfire.server.batch import Batcher
+from campfire.server.bus import Presence
+from campfire.server.clock import clock_event
+from campfire.server.live import BOT, HUMAN, LiveTable, bot_reason, removed_reason
+from campfire.server.schema import FINISHED, PLAYING
+from campfire.server.storage import SeatRow
+
+if TYPE_CHECKING:
+    from campfire.server.hub import Hub
+
+log = logging.getLogger("campfire.server")
+
+#: seconds between a shared process's looks at the database for what it may have missed
+WATCH_SECONDS = 2.0
+#: tables whose presence one round trip to Redis reads
+PRESENCE_BATCH = 50
+
+
+class Sync:
+    """A process's tables kept in step with what the other processes store and tell."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        #: the stored versions of tables about to be shown to a socket, many to a query
+        self.versions: Batcher[str, dict[str, int]] = Batcher(self.read_versions)
+
+    def notice(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+        """Another process changed a table (or the bus lost notices: "*")."""
+        if self.hub.closing:
+            return
+        targets = (
+            list(self.hub.tables.values()) if table_id == "*" else [self.hub.tables.get(table_id)]
+        )
+        for table in targets:
+            if table is None:
+                continue
+            if kind == "presence":
+                carried = Presence.from_carried(data)
+                if carried is not None and 0 <= carried[0] < table.players:
+                    self.take_presence(table, dict([carried]))
+                else:
+                    self.hub.spawn(self.refresh_presence(table))
+                continue
+            if kind in ("chat", "resync"):
+                self.hub.spawn(self.hub.chat.catch_up(table))
+                if kind == "chat":
+                    continue
+            if kind == "moves" and data is not None and not table.behind:
+                self.hub.spawn(self.take_moves(table, data))
+            elif kind == "joined" and data is not None and not table.behind:
+                self.hub.spawn(self.take_join(table, data))
+            elif not table.behind:
+                table.behind = True
+                self.hub.spawn(self.refresh(table))
+
+    async def take_moves(self, table: LiveTable, data: dict[str, Any]) -> None:
+        """The entries another process just committed, carried by its notice: applied at once
+        when they follow this copy's last entry (and no clock ran out), else read from the
+        database."""
+        async with table.lock:
+            try:
+                start, entries = int(data["start"]), list(data["entries"])
+                version, deadline = data["version"], data.get("deadline")
+                mover, timeouts = data.get("mover"), int(data.get("timeouts") or 0)
+            except (KeyError, TypeError, ValueError):
+                start, entries, version, deadline, mover, timeouts = -1, [], None, None, None, 0
+            if start < table.at and start >= 0:
+                return  # already taken (from the database)
+            if start != table.at or table.behind or timeouts:
+                await self.catch_up(table)
+                return
+            stamped = self.apply_entries(table, entries)
+            if stamped is None:
+                await self.catch_up(table)
+                return
+            table.status = FINISHED if table.state.is_terminal else PLAYING
+            table.updated = time.time()
+            table.deadline = deadline if isinstance(deadline, (int, float)) else None
+            if isinstance(mover, int) and 0 <= mover < table.players:
+                table.seats[mover].timeouts = 0
+            if isinstance(version, int) and version == table.version + 1:
+                table.version = version  # else the next look at the database catches up
+            table.broadcast(stamped)
+            self.hub.bots.kick(table)
+
+    async def take_join(self, table: LiveTable, data: dict[str, Any]) -> None:
+        """A seat another process just gave away, carried by its notice: taken at once when
+        it is the change that follows this copy's version, else read from the database."""
+        async with table.lock:
+            try:
+                version, seat = int(data["version"]), int(data["seat"])
+                name, hashed, host = str(data["name"]), str(data["hash"]), bool(data["host"])
+                place = table.seats[seat]
+            except (KeyError, TypeError, ValueError, IndexError):
+                version, place = -1, None
+            if version <= table.version and version >= 0:
+                return  # already taken (from the database)
+            if place is None or version != table.version + 1 or place.taken or table.behind:
+                await self.catch_up(table)
+                return
+            place.name, place.token_hash = name, hashed
+            if host:
+                table.host_hash = hashed
+            table.version = version
+            carried = Presence.from_carried(data.get("presence"))
+            if carried is not None and carried[0] == seat:
+                table.presence[seat] = carried[1]
+            table.broadcast_meta()
+
+    def apply_entries(
+        self,
+        table: LiveTable,
+        entries: list[dict[str, Any]],
+        timed_out: dict[int, int] | None = None,
+    ) -> list[tuple[int, Event]] | None:
+        """Apply stored entries through the rules; None (and nothing changed) if one fails.
+        A seat in `timed_out` had its turn played by the clock: its move says so."""
+        timed_out = dict(timed_out or {})
+        state = table.state.clone()
+        stamped: list[tuple[int, Event]] = []
+        for raw in entries:
+            mover = raw.get("player")
+            try:
+                events = apply_entry(state, raw)
+            except (ValueError, IllegalAction) as error:
+                log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
+                return None
+            if mover in timed_out:
+                strikes = timed_out.pop(mover)
+                events = [clock_event(mover, strikes), *events]
+            stamped.extend((len(state.history), e) for e in events)
+        table.state = state
+        table.at += len(entries)
+        table.events.extend(stamped)
+        table.last_kinds = {e.kind for _, e in stamped}
+        return stamped
+
+    def present_pairs(self) -> list[tuple[str, int]]:
+        return [
+            (t.id, c.seat)
+            for t in self.hub.tables.values()
+            for c in t.connections
+            if c.seat is not None
+        ]
+
+    async def refresh(self, table: LiveTable) -> None:
+        async with table.lock:
+            table.behind = False
+            await self.catch_up(table)
+
+    async def current(self, table: LiveTable) -> None:
+        """Make sure a table is as new as the database (several processes only): a process
+        killed between its commit and its notice leaves the others a move behind until they
+        look, and whoever reconnects after such a kill must not be shown the old position."""
+        if not self.hub.bus.shared:
+            return
+        versions = await self.versions(table.id)
+        if self.outdated(versions, [table]):
+            await self.refresh(table)
+
+    async def read_versions(self, ids: list[str]) -> dict[str, int]:
+        """One query for every table whose version was asked for while the last one was out
+        (a wave of new tables is four sockets' hellos each, on every process)."""
+        return await self.hub.store(self.hub.storage.versions, sorted(set(ids)))
+
+    @staticmethod
+    def outdated(versions: Mapping[str, int], tables: Iterable[LiveTable]) -> list[LiveTable]:
+        """The tables whose stored version is ahead of this copy. Only ahead: the versions
+        were read a moment ago, and a copy that moved on since (a notice came in the
+        meantime) is newer than what was read, not behind; reloading it would hold its moves
+        up for a database read (at 500 tables, 20 such reads a second per process)."""
+        return [t for t in tables if versions.get(t.id, t.version) > t.version]
+
+    async def catch_up(self, table: LiveTable) -> None:
+        """Take what other processes stored since this copy was made (the lock is held)."""
+        try:
+            found = await anyio.to_thread.run_sync(
+                self.hub.storage.load_since, table.id, table.at, table.version
+            )
+        except Exception as error:
+            log.warning("could not catch table %s up: %s", table.id, error)
+            return
+        if found is None:
+            return
+        row, entries = found
+        if row.version == table.version and not entries:
+            return
+        # a seat whose count of run-out clocks went up: a bot played its turn for the clock
+        timed_out = {
+            r.seat: r.timeouts
+            for r in row.seats
+            if r.timeouts > table.seats[r.seat].timeouts and table.seats[r.seat].kind == HUMAN
+        }
+        seats_changed = self.take_seats(table, row.seats)
+        stamped: list[tuple[int, Event]] = []
+        if entries:
+            applied = self.apply_entries(table, entries, timed_out)
+            if applied is None:
+                return
+            stamped = applied
+        changed = seats_changed or row.status != table.status or row.next_id != table.next_id
+        table.status, table.next_id = row.status, row.next_id
+        table.updated, table.version = row.updated, row.version
+        changed = changed or row.deadline != table.deadline
+        table.deadline, table.host_hash = row.deadline, row.host_hash
+        if stamped:
+            table.broadcast(stamped)
+        elif changed:
+            table.broadcast_meta()
+        self.hub.bots.kick(table)
+
+    def take_seats(self, table: LiveTable, rows: list[SeatRow]) -> bool:
+        changed = False
+        for row in rows:
+            place = table.seats[row.seat]
+            if row.retired_hash is not None:
+                table.retired[row.retired_hash] = row.seat
+            place.timeouts = row.timeouts
+            now = (row.kind, row.level, row.name, row.token_hash)
+            if now == (place.kind, place.level, place.name, place.token_hash):
+                continue
+            changed = True
+            became_bot = row.kind == BOT and place.kind != BOT
+            removed = row.kind == HUMAN and row.token_hash is None and place.token_hash is not None
+            place.kind, place.level, place.name, place.token_hash = now
+            if became_bot:
+                place.bot = None
+                self.hub.to_spectators(table, row.seat, bot_reason(row.seat, row.level or ""))
+            elif removed:
+                table.presence.pop(row.seat, None)
+                self.hub.to_spectators(table, row.seat, removed_reason(row.seat))
+        self.hub.bots.seat_bots(table)
+        return changed
+
+    async def refresh_presence(self, table: LiveTable) -> None:
+        seated = self.seated(table)
+        if seated:
+            self.take_presence(table, await self.hub.bus.presence(table.id, seated))
+
+    @staticmethod
+    def seated(table: LiveTable) -> list[int]:
+        return [s.seat for s in table.seats if s.kind == HUMAN and s.token_hash is not None]
+
+    @staticmethod
+    def take_presence(table: LiveTable, found: dict[int, Presence]) -> None:
+        """Tell the table's sockets only when someone came or went: a look that finds nothing
+        new is every table's every few seconds, and would be a message to every socket."""
+        if any(table.presence.get(seat) != presence for seat, presence in found.items()):
+            table.presence.update(found)
+            table.broadcast_meta()
+
+    async def watch(self) -> None:
+        """Several processes: compare versions, take over stalled bots, refresh presence."""
+        rounds = 0
+        while not self.hub.closing:
+            await asyncio.sleep(WATCH_SECONDS)
+            rounds += 1
+            try:
+                live = [
+                    t for t in self.hub.tables.values() if t.status != FINISHED or t.connections
+                ]
+                versions = await anyio.to_thread.run_sync(
+                    self.hub.storage.versions, [t.id for t in live]
+                )
+                for table in self.outdated(versions, live):
+                    await self.refresh(table)
+                before = time.time() - max(3.0, 4 * self.hub.bot_pause)
+                for table_id in await anyio.to_thread.run_sync(self.hub.storage.stalled, before):
+                    table = await self.hub.get(table_id)
+                    await self.refresh(table)
+                    await self.hub.unstick(table)
+                    self.hub.bots.kick(table)
+                if rounds % 3 == 0:
+                    watched = [(t, self.seated(t)) for t in live if t.connections]
+                    watched = [(t, seated) for t, seated in watched if seated]
+                    # a few dozen tables a look, so that no one look holds up the moves
+                    for i in range(0, len(watched), PRESENCE_BATCH):
+                        batch = watched[i : i + PRESENCE_BATCH]
+                        found = await self.hub.bus.presence_at(
+                            [(t.id, seated) for t, seated in batch]
+                        )
+                        for (table, _), presence in zip(batch, found, strict=True):
+                            self.take_presence(table, presence)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("watching the database failed: %s", error)
