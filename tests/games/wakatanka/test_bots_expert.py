@@ -14,7 +14,7 @@ from campfire.games.wakatanka.actions import CALL, Action, Play, Spell
 from campfire.games.wakatanka.bots import (
     EXPERT_TOKEN,
     MEDIUM,
-    MEDIUM_MATCH,
+    MEDIUM_SLIP,
     WINNING_TOKEN,
     EasyBot,
     ExpertBot,
@@ -150,7 +150,13 @@ def test_easy_chance_is_a_distribution_that_names_easys_own_moves() -> None:
         action = bots[seat].choose(state.view(seat), legal)
         turn = _turn(seat, action)
         assert easy_chance(state, (turn.action, turn.tile)) > 0
-        assert kind_chances(state, turn, action)["medium"] == MEDIUM_MATCH
+        # medium too is a distribution over the public moves, most of it on the move it names
+        medium = {
+            (m.action, m.tile): kind_chances(state, m, action)["medium"]
+            for m in (_turn(seat, a) for a in legal)
+        }
+        assert sum(medium.values()) == pytest.approx(1.0)
+        assert medium[(turn.action, turn.tile)] >= 1 - MEDIUM_SLIP
         state.apply(action)
         checked += 1
     assert checked >= 20
@@ -199,3 +205,19 @@ def test_the_fourth_token_decides_the_game_in_the_experts_weights() -> None:
     ahead = replace(view, tokens=tuple(tokens))
     assert expert_style(ahead).token == WINNING_TOKEN
     assert expert_style(ahead).rival_token == WINNING_TOKEN
+
+
+def test_before_the_table_can_be_read_the_expert_plays_mediums_choice() -> None:
+    for seed in range(6):
+        state = GAME.new_state(4)
+        rng = random.Random(seed)
+        while state.to_move is None:
+            state.apply(state.sample_chance(rng))
+        seat = state.to_move
+        view = state.view(seat)
+        expert = ExpertBot(seed, worlds=3, options=3, horizon=3)
+        assert expert.model_fit(view) is None
+        rate = seat_records(view)[(seat + 1) % 4].call_rate
+        scored = scored_options(view, track(view), track(view, public=True), MEDIUM, rate)
+        best = max(scored, key=lambda item: item[0])[1]
+        assert expert.choose(view, state.legal_actions()) == best

@@ -409,9 +409,15 @@ def expert_options(view: WakatankaView, next_call_rate: float) -> list[tuple[flo
 #: the kinds of player the expert tells apart, and its prior over them (as in Pow Wow)
 KINDS = ("medium", "easy", "random")
 KIND_PRIOR = {"medium": 0.6, "easy": 0.3, "random": 0.1}
-#: how often a medium player's move is the one medium names in a dealt world (their cards are
-#: hidden, so a world is only one that fits: measured fits sit around 0.5 to 0.6)
-MEDIUM_MATCH = 0.55
+#: the share of a medium player's moves that the kind reading takes for a slip (any legal move)
+#: rather than the move medium names in a world: medium itself never slips, but a dealt world is
+#: only one that fits the view, so a little weight on every move keeps a wrong deal from ruling
+#: medium out; the rest of medium's chance is the share of worlds in which medium names the move
+MEDIUM_SLIP = 0.1
+#: the worlds in which the expert replays each seat's moves to read its kind: each move's chances
+#: are averages over them, and with hard's six those averages were noisy enough to misread a
+#: medium seat; 24 cost about 10 ms a decision
+LEARN_WORLDS = 24
 #: no move is ruled out for any kind: a world dealt wrong must not decide a reading
 KIND_FLOOR = 0.02
 
@@ -446,15 +452,17 @@ def easy_chance(world: WakatankaState, seen: tuple[str, str | None]) -> float:
 
 def kind_chances(world: WakatankaState, turn: Turn, predicted: Action) -> dict[str, float]:
     """P(the public move `turn`) in one dealt `world` for each kind of player: medium (what it
-    names, mostly), easy (its habits) and random (any legal action)."""
+    names, but for a slip now and then: `MEDIUM_SLIP`), easy (its habits) and random (any legal
+    action). Averaged over the worlds, medium's chance is the share of worlds that name the move:
+    the worlds stand for the cards the player may hold."""
     seen = (turn.action, turn.tile)
     publics = [_public(a) for a in world.legal_actions()]
-    others = max(1, len(set(publics)) - 1)
-    medium = MEDIUM_MATCH if _public(predicted) == seen else (1 - MEDIUM_MATCH) / others
+    anything = publics.count(seen) / len(publics) if publics else 0.0
+    named = 1.0 if _public(predicted) == seen else 0.0
     return {
-        "medium": medium,
+        "medium": (1 - MEDIUM_SLIP) * named + MEDIUM_SLIP * anything,
         "easy": easy_chance(world, seen),
-        "random": publics.count(seen) / len(publics) if publics else 0.0,
+        "random": anything,
     }
 
 
@@ -465,10 +473,11 @@ class ExpertBot(HardBot):
     options are scored with the call rate of the player who may call this seat's play: against a
     loose caller it keeps to true cards (and lets them take the stack), against a tight one it
     bluffs more freely. The search leans on the others playing like medium, so it runs only when
-    every other seat, one by one, is read as medium: its moves fit medium's (`seat_trust`), its
-    call rate is near medium's, and the others together fit as well as hard asks. Otherwise the
-    expert plays the per-seat scored choice, the robust baseline: misjudging a player there costs
-    one option's expected gain, not a plan built on them.
+    every other seat, one by one, is read as medium: its kind reading (`types`) says medium, its
+    call rate is near medium's, and the others together fit as well as hard asks. Where they do
+    not, the expert plays the per-seat scored choice, the robust baseline: misjudging a player
+    there costs one option's expected gain, not a plan built on them. Before the others have
+    made enough moves to be read at all, it plays medium's own choice, as hard does.
     """
 
     def __init__(
@@ -478,14 +487,14 @@ class ExpertBot(HardBot):
         options: int = 6,
         horizon: int = 8,
         trust: float | None = 0.45,
-        seat_trust: float = 0.35,
-        call_band: float = 0.2,
+        call_band: tuple[float, float] = (0.2, 0.3),
         kind_trust: float = 0.4,
+        learn_worlds: int = LEARN_WORLDS,
     ) -> None:
         super().__init__(seed, worlds, options, horizon, trust)
-        self.seat_trust = seat_trust
         self.call_band = call_band
         self.kind_trust = kind_trust
+        self.learn_worlds = learn_worlds
         self.loglik: dict[int, dict[str, float]] = {}  # by seat: log-likelihood of each kind
 
     def types(self, seat: int) -> dict[str, float]:
@@ -496,6 +505,9 @@ class ExpertBot(HardBot):
         weights = {k: math.exp(v - top) for k, v in logs.items()}
         total = sum(weights.values())
         return {k: w / total for k, w in weights.items()}
+
+    def _learn(self, view: WakatankaView, worlds: int = 6) -> None:
+        super()._learn(view, self.learn_worlds)
 
     def _weigh(
         self, world: WakatankaState, turn: Turn, predicted: Action, into: dict[str, float]
@@ -514,13 +526,6 @@ class ExpertBot(HardBot):
                 chance = max(KIND_FLOOR, found.get(kind, 0.0) / worlds)
                 record[kind] = record.get(kind, 0.0) + math.log(chance)
 
-    def seat_fit(self, seat: int) -> float | None:
-        """How often `seat` did what medium would have (None: fewer than four moves checked)."""
-        judged = self.judged.get(seat, 0)
-        if judged < 4:
-            return None
-        return self.matched.get(seat, 0.0) / judged
-
     def reads_as_medium(self, view: WakatankaView) -> bool:
         """Whether every other seat's record fits the model the search plays them by."""
         if self.trust is None:
@@ -532,12 +537,10 @@ class ExpertBot(HardBot):
         for seat in range(view.players):
             if seat == view.seat:
                 continue
-            own = self.seat_fit(seat)
-            if own is not None and own < self.seat_trust:
-                return False
             if self.types(seat)["medium"] < self.kind_trust:
                 return False
-            if abs(records[seat].call_rate - MEDIUM_CALL_RATE) > self.call_band:
+            tighter, looser = self.call_band
+            if not -tighter <= records[seat].call_rate - MEDIUM_CALL_RATE <= looser:
                 return False
         return True
 
@@ -548,14 +551,17 @@ class ExpertBot(HardBot):
             return _pick_legal(CALL, legal)
         records = seat_records(view)
         nxt = (me + 1) % view.players
-        if not self.reads_as_medium(view):
-            baseline = expert_options(view, records[nxt].call_rate)
-            return next((a for _, a in baseline if a in legal), legal[0])
         mine = track(view)
         scored = scored_options(
             view, mine, track(view, public=True), MEDIUM, records[nxt].call_rate
         )
         scored.sort(key=lambda item: -item[0])
+        if self.trust is not None and self.model_fit(view) is None:
+            # nothing is known of the table yet: medium's own choice, as hard plays it
+            return next((a for _, a in scored if a in legal), legal[0])
+        if not self.reads_as_medium(view):
+            baseline = expert_options(view, records[nxt].call_rate)
+            return next((a for _, a in baseline if a in legal), legal[0])
         options = [a for _, a in scored[: self.options] if a in legal]
         if len(options) <= 1:
             return options[0] if options else legal[0]
