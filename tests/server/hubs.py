@@ -37,3 +37,16 @@ class Recording(Bus):
 
     async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
         self.sent.append((table_id, kind, data))
+
+
+def counted_reads(hub: Hub) -> list[int]:
+    """The start index of every read of a table's changes the hub makes from now on."""
+    reads: list[int] = []
+    load_since = hub.storage.load_since
+
+    def counted(*args: Any) -> Any:
+        reads.append(args[1])
+        return load_since(*args)
+
+    hub.storage.load_since = counted  # type: ignore[method-assign,assignment]
+    return reads

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from campfire.server.hub import TableSpec
 from campfire.server.refusals import Refused
-from tests.server.hubs import Recording, started, stopped
+from tests.server.hubs import Recording, counted_reads, started, stopped
 
 
 def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes_it_current(
@@ -17,14 +16,7 @@ def test_a_join_on_a_copy_that_is_behind_reads_nothing_first_and_the_claim_makes
 ) -> None:
     async def main() -> None:
         here, there = started(tmp_path, Recording(), Recording())
-        reads: list[int] = []
-        load_since = here.storage.load_since
-
-        def counted(*args: Any) -> Any:
-            reads.append(args[1])
-            return load_since(*args)
-
-        here.storage.load_since = counted  # type: ignore[method-assign,assignment]
+        reads = counted_reads(here)
         try:
             table = await here.create(TableSpec("powwow", 3, {}, {}))
             elsewhere = await there.get(table.id)

@@ -10,7 +10,7 @@ from typing import Any
 
 from campfire.server.bus import Bus
 from campfire.server.hub import TableSpec
-from tests.server.hubs import Recording, started, stopped
+from tests.server.hubs import Recording, counted_reads, started, stopped
 
 
 def test_a_look_taken_before_a_move_does_not_reload_the_table_and_a_change_elsewhere_does(
@@ -47,14 +47,7 @@ def test_a_seat_taken_on_another_process_arrives_with_its_notice_and_needs_no_da
     async def main() -> None:
         bus = Recording()
         here, there = started(tmp_path, Recording(), bus)
-        reads: list[int] = []
-        load_since = here.storage.load_since
-
-        def counted(*args: Any) -> Any:
-            reads.append(args[1])
-            return load_since(*args)
-
-        here.storage.load_since = counted  # type: ignore[method-assign,assignment]
+        reads = counted_reads(here)
         try:
             table = await here.create(TableSpec("powwow", 3, {}, {}))
             elsewhere = await there.get(table.id)

@@ -31,6 +31,7 @@ from campfire.games.wakatanka.models import (
     seat_honesty,
     seat_records,
 )
+from campfire.games.wakatanka.state import WakatankaState
 from campfire.games.wakatanka.tracking import HONESTY, track
 from campfire.games.wakatanka.view import Turn, WakatankaView
 
@@ -55,6 +56,15 @@ def play(bots: list[object], seed: int, limit: int = 2000) -> WakatankaView:
         state.apply(bots[seat].choose(state.view(seat), state.legal_actions()))  # type: ignore[attr-defined]
         turns += 1
     return state.view(0)
+
+
+def dealt(seed: int) -> tuple[WakatankaState, int]:
+    """A fresh four-player game, dealt with `seed`, and the seat whose turn it is first."""
+    state = GAME.new_state(4)
+    rng = random.Random(seed)
+    while state.to_move is None:
+        state.apply(state.sample_chance(rng))
+    return state, state.to_move
 
 
 def test_called_chance_keeps_medium_for_a_medium_caller_and_moves_with_the_rate() -> None:
@@ -95,11 +105,8 @@ def test_the_records_count_chances_and_calls_from_the_public_turns() -> None:
 
 def test_a_loose_caller_next_makes_bluffs_cost_more() -> None:
     for seed in range(30):
-        state = GAME.new_state(4)
-        rng = random.Random(seed)
-        while state.to_move is None:
-            state.apply(state.sample_chance(rng))
-        view = state.view(state.to_move)
+        state, seat = dealt(seed)
+        view = state.view(seat)
         mine, public = track(view), track(view, public=True)
         medium = dict((a, g) for g, a in scored_options(view, mine, public))
         loose = dict((a, g) for g, a in scored_options(view, mine, public, next_call_rate=0.95))
@@ -191,12 +198,8 @@ def test_a_players_honesty_is_read_from_few_reveals() -> None:
 
 
 def test_the_fourth_token_decides_the_game_in_the_experts_weights() -> None:
-    state = GAME.new_state(4)
-    rng = random.Random(0)
-    while state.to_move is None:
-        state.apply(state.sample_chance(rng))
-    view = state.view(state.to_move)
-    me = state.to_move
+    state, me = dealt(0)
+    view = state.view(me)
     assert expert_style(view).token == EXPERT_TOKEN > MEDIUM.token
     assert expert_style(view).rival_token == MEDIUM.rival_token
     tokens = [0, 0, 0, 0]
@@ -209,11 +212,7 @@ def test_the_fourth_token_decides_the_game_in_the_experts_weights() -> None:
 
 def test_before_the_table_can_be_read_the_expert_plays_mediums_choice() -> None:
     for seed in range(6):
-        state = GAME.new_state(4)
-        rng = random.Random(seed)
-        while state.to_move is None:
-            state.apply(state.sample_chance(rng))
-        seat = state.to_move
+        state, seat = dealt(seed)
         view = state.view(seat)
         expert = ExpertBot(seed, worlds=3, options=3, horizon=3)
         assert expert.model_fit(view) is None

@@ -232,6 +232,8 @@ class HardBot:
         self.options = options
         self.horizon = horizon
         self.trust = trust
+        #: the dealt worlds in which the others' moves since this seat's last are replayed
+        self.learn_worlds = 6
         self._previous: tuple[WakatankaView, Action] | None = None
         self.matched: dict[int, float] = {}  # by seat: moves medium named (a share per world)
         self.judged: dict[int, int] = {}  # by seat: moves checked
@@ -279,7 +281,7 @@ class HardBot:
         values = evaluate(options, worlds, playout, self.rng)
         return best(options, values)
 
-    def _learn(self, view: WakatankaView, worlds: int = 6) -> None:
+    def _learn(self, view: WakatankaView) -> None:
         """Score medium's predictions of the others' moves since this seat last moved."""
         if self._previous is None:
             return
@@ -291,6 +293,7 @@ class HardBot:
         moves = view.turns[done:]
         from campfire.games.wakatanka.game import GAME
 
+        worlds = self.learn_worlds
         share = 1 / worlds
         weighed: list[dict[str, float]] = [{} for _ in moves]
         for _ in range(worlds):
@@ -505,9 +508,6 @@ class ExpertBot(HardBot):
         weights = {k: math.exp(v - top) for k, v in logs.items()}
         total = sum(weights.values())
         return {k: w / total for k, w in weights.items()}
-
-    def _learn(self, view: WakatankaView, worlds: int = 6) -> None:
-        super()._learn(view, self.learn_worlds)
 
     def _weigh(
         self, world: WakatankaState, turn: Turn, predicted: Action, into: dict[str, float]
