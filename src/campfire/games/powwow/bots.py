@@ -304,6 +304,12 @@ def round_moments(view: PowwowView) -> list[Moment]:
     return out
 
 
+def _worn_then(own: tuple[str, ...], worn: int) -> tuple[str, ...]:
+    """The seat's feathers a past turn's player saw (the first `worn` it got), as a multiset:
+    the others' readings depend on nothing else of them, so a belief scores each once."""
+    return tuple(sorted(own[:worn]))
+
+
 def _ordered_own(unseen: Counter[str], hidden: int) -> list[tuple[tuple[str, ...], int]]:
     """The seat's own feathers in the order it got them, with their numbers of ways."""
     if hidden < 2:
@@ -330,12 +336,17 @@ def belief(view: PowwowView) -> dict[tuple[str, ...], float]:
     _, hidden, unseen = unseen_by(view)
     moments = [m for m in round_moments(view) if m.seat != me]
     posterior: dict[tuple[str, ...], float] = {}
+    memo: dict[tuple[int, tuple[str, ...]], float] = {}
     for own, ways in _ordered_own(unseen, hidden):
         weight = float(ways)
         worn = [own if s == me else view.feathers[s] for s in range(view.players)]
         for m in moments:
-            past = m.seen_from(view, worn, view.turns)
-            weight *= likelihood(past, seat_odds(past), m.action)
+            seen = (m.index, _worn_then(own, m.extras[me]))
+            p = memo.get(seen)
+            if p is None:
+                past = m.seen_from(view, worn, view.turns)
+                p = memo[seen] = likelihood(past, seat_odds(past), m.action)
+            weight *= p
         key = tuple(sorted(own))
         posterior[key] = posterior.get(key, 0.0) + weight
     total = sum(posterior.values())
@@ -626,35 +637,52 @@ def type_likelihoods(view: PowwowView, odds: Odds, action: Action) -> dict[str, 
     }
 
 
+def _mixed_likelihood(past: PowwowView, m: Moment, mixes: dict[int, dict[str, float]]) -> float:
+    """P(the moment's action | what its player saw), its player read by its mixture of kinds."""
+    mix = mixes[m.seat]
+    odds = seat_odds(past) if mix["medium"] > 0 else None
+    p = 0.0
+    for kind, share in mix.items():
+        if share <= 0:
+            continue
+        if kind == "medium":
+            assert odds is not None
+            p += share * likelihood(past, odds, m.action)
+        elif kind == "easy":
+            p += share * easy_likelihood(past, m.action)
+        else:
+            p += share * RANDOM_LIKELIHOOD
+    return p
+
+
+#: a past turn's likelihood by (turn index, the feathers of this seat its player saw)
+Memo = dict[tuple[int, tuple[str, ...]], float]
+
+
 def mixed_belief(
-    view: PowwowView, types: Callable[[int], dict[str, float]]
+    view: PowwowView, types: Callable[[int], dict[str, float]], memo: Memo | None = None
 ) -> dict[tuple[str, ...], float]:
     """P(own feathers | what the others did this round), each other seat read by its own
     posterior over the types (`types(seat)`): a seat that plays at random tells nothing, one
-    that counts like easy tells through its estimate, one like medium through its odds."""
+    that counts like easy tells through its estimate, one like medium through its odds.
+
+    `memo` may carry the likelihoods over from an earlier call in the same round with the same
+    `types` (the turns before stay as they were); by default each call starts afresh."""
     me = view.seat
     assert me is not None
     _, hidden, unseen = unseen_by(view)
     moments = [m for m in round_moments(view) if m.seat != me]
+    mixes = {m.seat: types(m.seat) for m in moments}
     posterior: dict[tuple[str, ...], float] = {}
+    memo = {} if memo is None else memo
     for own, ways in _ordered_own(unseen, hidden):
         weight = float(ways)
         worn = [own if s == me else view.feathers[s] for s in range(view.players)]
         for m in moments:
-            past = m.seen_from(view, worn, view.turns)
-            mix = types(m.seat)
-            odds = seat_odds(past) if mix["medium"] > 0 else None
-            p = 0.0
-            for kind, share in mix.items():
-                if share <= 0:
-                    continue
-                if kind == "medium":
-                    assert odds is not None
-                    p += share * likelihood(past, odds, m.action)
-                elif kind == "easy":
-                    p += share * easy_likelihood(past, m.action)
-                else:
-                    p += share * RANDOM_LIKELIHOOD
+            seen = (m.index, _worn_then(own, m.extras[me]))
+            p = memo.get(seen)
+            if p is None:
+                p = memo[seen] = _mixed_likelihood(m.seen_from(view, worn, view.turns), m, mixes)
             weight *= p
         key = tuple(sorted(own))
         posterior[key] = posterior.get(key, 0.0) + weight
@@ -679,6 +707,8 @@ class ExpertBot(HardBot):
         super().__init__(seed, budget)
         self.trust = trust
         self.loglik: dict[int, dict[str, float]] = {}
+        self._memo_key: object = None
+        self._memo: Memo = {}
 
     def reads_as_medium(self, seat: int) -> bool:
         """Whether the search may play `seat` as medium: medium is its likeliest kind by far and,
@@ -705,10 +735,22 @@ class ExpertBot(HardBot):
         if len(legal) == 1:
             return legal[0]
         others = [s for s in view.active if s != me]
-        post = mixed_belief(view, self.types)
+        post = mixed_belief(view, self.types, self._round_memo(view))
         if not all(self.reads_as_medium(s) for s in others):
             return _pick_legal(threshold_action(view, seat_odds(view, post)), legal)
         return self._search(view, legal, me, post)
+
+    def _round_memo(self, view: PowwowView) -> Memo:
+        """The likelihoods of this round's turns so far, kept while the round and the readings
+        of the seats last: later decisions of a round score only the turns since."""
+        key = (
+            view.round,
+            tuple(view.used),
+            tuple(tuple(self.types(s).values()) for s in range(view.players)),
+        )
+        if key != self._memo_key:
+            self._memo_key, self._memo = key, {}
+        return self._memo
 
     def observe(self, view: PowwowView) -> None:
         """Learn from `view` without choosing (`choose` does this first): the last round of a
