@@ -11,7 +11,7 @@ import pytest
 
 from campfire.bots import coach as game_coach
 from campfire.games.powwow import DISPUTE, GAME, Action, PowwowView
-from campfire.games.powwow.bots import EasyBot, ExpertBot, MediumBot
+from campfire.games.powwow.bots import EasyBot, ExpertBot, MediumBot, mixed_belief
 from campfire.games.powwow.coach import coach, read_odds_weights
 from campfire.games.powwow.odds import unseen_by
 from campfire.games.wakatanka import GAME as WAKATANKA
@@ -56,6 +56,26 @@ def test_easy_players_are_read_as_easy() -> None:
     for seat in (1, 2, 3):
         kinds = expert.types(seat)
         assert kinds["easy"] > kinds["medium"], (seat, kinds)
+
+
+class CheckedExpert(ExpertBot):
+    """An expert that checks, at every decision, its belief carried through the round against
+    the same belief worked out afresh."""
+
+    carried = 0
+
+    def _choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        self._learn(view)
+        memo = self._round_memo(view)
+        self.carried += bool(memo)
+        assert mixed_belief(view, self.types, memo) == mixed_belief(view, self.types)
+        return super()._choose(view, legal)
+
+
+def test_the_belief_carried_through_a_round_is_the_belief_afresh() -> None:
+    expert = CheckedExpert(1, budget=150)
+    play([expert, MediumBot(1), EasyBot(2), MediumBot(3)], 5, tomahawks=True)
+    assert expert.carried >= 3  # decisions that reused an earlier one's scores
 
 
 def coached_position() -> PowwowView:
