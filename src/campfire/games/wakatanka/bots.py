@@ -30,7 +30,7 @@ from campfire.games.wakatanka.models import (
     seat_records,
 )
 from campfire.games.wakatanka.state import WakatankaState
-from campfire.games.wakatanka.tracking import Tracker, at_least, track
+from campfire.games.wakatanka.tracking import Tracker, at_least, track_pair
 from campfire.games.wakatanka.view import Slot, Turn, WakatankaView
 
 
@@ -153,7 +153,7 @@ def _spell_risk(
 
 
 def medium_action(view: WakatankaView, style: Style = MEDIUM) -> Action:
-    options = scored_options(view, track(view), track(view, public=True), style)
+    options = scored_options(view, *track_pair(view), style)
     return max(options, key=lambda item: item[0])[1]
 
 
@@ -257,8 +257,8 @@ class HardBot:
         assert me is not None
         if view.last_card:
             return _pick_legal(CALL, legal)
-        mine = track(view)
-        scored = scored_options(view, mine, track(view, public=True))
+        mine, public = track_pair(view)
+        scored = scored_options(view, mine, public)
         scored.sort(key=lambda item: -item[0])
         options = [a for _, a in scored[: self.options] if a in legal]
         if len(options) <= 1:
@@ -397,8 +397,8 @@ def expert_trackers(view: WakatankaView) -> tuple[Tracker, Tracker]:
     """Card tracking (mine and the public one) with every seat's honesty read on its own
     revealed cards from a weak prior (`models.seat_honesty`)."""
     honesty = seat_honesty(view)
-    mine = replace(track(view), honesty=honesty)
-    return mine, replace(track(view, public=True), honesty=honesty)
+    mine, public = track_pair(view)
+    return replace(mine, honesty=honesty), replace(public, honesty=honesty)
 
 
 def expert_options(view: WakatankaView, next_call_rate: float) -> list[tuple[float, Action]]:
@@ -551,10 +551,8 @@ class ExpertBot(HardBot):
             return _pick_legal(CALL, legal)
         records = seat_records(view)
         nxt = (me + 1) % view.players
-        mine = track(view)
-        scored = scored_options(
-            view, mine, track(view, public=True), MEDIUM, records[nxt].call_rate
-        )
+        mine, public = track_pair(view)
+        scored = scored_options(view, mine, public, MEDIUM, records[nxt].call_rate)
         scored.sort(key=lambda item: -item[0])
         if self.trust is not None and self.model_fit(view) is None:
             # nothing is known of the table yet: medium's own choice, as hard plays it

@@ -12,7 +12,7 @@ exceptions), and so the chance that the last card is a bluff and that a spell su
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import comb
 
 from campfire.games.wakatanka.cards import CARD_INDEX, MOUSE, TILE_INDEX, TILES, per_kind
@@ -36,14 +36,18 @@ class Tracker:
     reservoir: tuple[int, ...]  # each player's hand size plus their face-down cards
     mine_on: tuple[tuple[int, ...], ...]  # my face-down cards, by tile, as card indexes
     honesty: tuple[float, ...]  # each player's honesty, judged from their revealed cards
+    # worked out once: the chances below ask for them many times over
+    pool_size: int = field(init=False, repr=False, compare=False)
+    _unknown: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def pool_size(self) -> int:
-        return sum(self.pool)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pool_size", sum(self.pool))
+        unknown = tuple(max(0, r - sum(k)) for r, k in zip(self.reservoir, self.known, strict=True))
+        object.__setattr__(self, "_unknown", unknown)
 
     def unknown_share(self, seat: int) -> int:
         """How many of `seat`'s cards (hand and face down) come from the unknown pool."""
-        return max(0, self.reservoir[seat] - sum(self.known[seat]))
+        return self._unknown[seat]
 
     def holds_one(self, seat: int, card: int) -> float:
         """P(`seat` has at least one `card` among its hand and face-down cards)."""
@@ -122,50 +126,88 @@ def track(view: WakatankaView, public: bool = False) -> Tracker:
     out (how the others judge this seat's plays). A spectator's view is always public.
     """
     me = -1 if public or view.seat is None else view.seat
+    return _tracker(view, me, _Counts.of(view))
+
+
+def track_pair(view: WakatankaView) -> tuple[Tracker, Tracker]:
+    """`track(view)` and `track(view, public=True)`, counting the public record once (bots
+    want both at every decision, and their playouts at every turn)."""
+    counts = _Counts.of(view)
+    me = -1 if view.seat is None else view.seat
+    return _tracker(view, me, counts), _tracker(view, -1, counts)
+
+
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """What the public record says, the same for every seat: the cards out of the game, who
+    was seen taking what, each player's face-down cards and revealed honesty."""
+
+    pool: tuple[int, ...]  # by card index, less the cards out of the game
+    taken: tuple[tuple[int, ...], ...]  # by seat: cards seen taken and not shown again since
+    facedown: tuple[int, ...]
+    honesty: tuple[float, ...]
+
+    @classmethod
+    def of(cls, view: WakatankaView) -> _Counts:
+        n = view.players
+        pool = [per_kind(n)] * 7
+        for name in view.removed:
+            pool[CARD_INDEX[name]] -= 1
+        facedown = [0] * n
+        for name in TILES:
+            for slot in view.stacks[name]:
+                facedown[slot.placer] += 1
+        known = [[0] * 7 for _ in range(n)]
+        shown = [0] * n
+        true = [0] * n
+        for reveal in view.reveals:
+            for placer, name in reveal.cards:
+                shown[placer] += 1
+                true[placer] += name == reveal.tile
+                card = CARD_INDEX[name]
+                if known[placer][card] > 0:
+                    known[placer][card] -= 1
+            if reveal.taker is not None:
+                for _, name in reveal.cards:
+                    known[reveal.taker][CARD_INDEX[name]] += 1
+        return cls(
+            tuple(pool),
+            tuple(tuple(row) for row in known),
+            tuple(facedown),
+            tuple((PRIOR * HONESTY + true[s]) / (PRIOR + shown[s]) for s in range(n)),
+        )
+
+
+def _tracker(view: WakatankaView, me: int, counts: _Counts) -> Tracker:
     n = view.players
-    count = per_kind(n)
-    pool = [count] * 7
+    pool = list(counts.pool)
     hand = [0] * 7
     if me >= 0 and view.hand is not None:
         for name in view.hand:
             hand[CARD_INDEX[name]] += 1
-    for name in view.removed:
-        pool[CARD_INDEX[name]] -= 1
     mine_on: list[tuple[int, ...]] = []
-    facedown = [0] * n
     for name in TILES:
         row = []
-        for slot in view.stacks[name]:
-            facedown[slot.placer] += 1
-            if slot.card is not None and me >= 0:
-                row.append(CARD_INDEX[slot.card])
+        if me >= 0:
+            for slot in view.stacks[name]:
+                if slot.card is not None:
+                    row.append(CARD_INDEX[slot.card])
+                    pool[row[-1]] -= 1
         mine_on.append(tuple(row))
-    known = [[0] * 7 for _ in range(n)]
-    shown = [0] * n
-    true = [0] * n
-    for reveal in view.reveals:
-        for placer, name in reveal.cards:
-            shown[placer] += 1
-            true[placer] += name == reveal.tile
-            card = CARD_INDEX[name]
-            if known[placer][card] > 0:
-                known[placer][card] -= 1
-        if reveal.taker is not None:
-            for _, name in reveal.cards:
-                known[reveal.taker][CARD_INDEX[name]] += 1
+    known = [list(row) for row in counts.taken]
     if me >= 0:
         known[me] = [0] * 7
-    for c in range(7):
-        pool[c] -= hand[c] + sum(row.count(c) for row in mine_on)
+        for c in range(7):
+            pool[c] -= hand[c]
     for seat in range(n):
-        if seat == me:
-            continue
+        if seat == me or not any(known[seat]):
+            continue  # nothing of theirs is known: the pool keeps every card
         for c in range(7):
             keep = min(known[seat][c], max(0, pool[c]))
             known[seat][c] = keep
             pool[c] -= keep
     pool = [max(0, x) for x in pool]
-    reservoir = [view.hand_sizes[s] + facedown[s] for s in range(n)]
+    reservoir = [view.hand_sizes[s] + counts.facedown[s] for s in range(n)]
     return Tracker(
         me,
         n,
@@ -174,8 +216,8 @@ def track(view: WakatankaView, public: bool = False) -> Tracker:
         tuple(tuple(row) for row in known),
         tuple(reservoir),
         tuple(mine_on),
-        tuple((PRIOR * HONESTY + true[s]) / (PRIOR + shown[s]) for s in range(n)),
+        counts.honesty,
     )
 
 
-__all__ = ["HONESTY", "MOUSE", "Tracker", "at_least", "track"]
+__all__ = ["HONESTY", "MOUSE", "Tracker", "at_least", "track", "track_pair"]
