@@ -82,6 +82,16 @@ def test_processes_do_not_change_the_report() -> None:
     assert sum(row["wins"] for row in one["bots"].values()) == pytest.approx(12)
 
 
+def test_runs_from_a_later_game_extend_an_earlier_run() -> None:
+    args = ("wakatanka", 3, ["medium", "easy", "random"])
+    whole = run_arena(*args, 6, 5).bots
+    parts = [run_arena(*args, 3, 5, first=0).bots, run_arena(*args, 3, 5, first=3, jobs=2).bots]
+    for name, record in whole.items():
+        assert [p[name].games for p in parts] == [3, 3]
+        assert sum(p[name].wins for p in parts) == pytest.approx(record.wins)
+    assert run_arena(*args, 3, 5, first=3).bots["medium"].wins == parts[1]["medium"].wins
+
+
 def test_progress_is_told_game_by_game() -> None:
     heard: list[int] = []
     run_arena("powwow", 2, ["easy", "random"], 5, 1, progress=heard.append)

@@ -160,24 +160,30 @@ def results(
     seed: int,
     jobs: int = 1,
     ray: str | None = None,
+    first: int = 0,
 ) -> Iterator[GameResult]:
     """Every game's result, in no particular order, from `jobs` processes, or from the tasks of
-    a Ray cluster at address `ray` (`local`: Ray on this machine)."""
+    a Ray cluster at address `ray` (`local`: Ray on this machine). The games are those numbered
+    `first` to `first + games - 1` (game i is fixed by the seed `seed/i`)."""
     if ray is not None:
         from campfire.bots.match import chunks as runs
         from campfire.bots.match import on_ray
 
-        calls = [(name, players, options, levels, seed, chunk) for chunk in runs(games, 16)]
+        calls = [
+            (name, players, options, levels, seed, [first + i for i in chunk])
+            for chunk in runs(games, 16)
+        ]
         for chunk_results in on_ray(ray, _play_chunk, calls):
             yield from chunk_results
         return
     if jobs <= 1:
-        for i in range(games):
+        for i in range(first, first + games):
             yield play_game(name, players, options, levels, seed, i)
         return
     # small chunks keep the progress bar moving and the processes evenly loaded
     size = max(1, min(8, games // (jobs * 8)))
-    chunks = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    end = first + games
+    chunks = [list(range(start, min(end, start + size))) for start in range(first, end, size)]
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
         futures = [
             pool.submit(_play_chunk, name, players, options, levels, seed, chunk)
@@ -233,14 +239,16 @@ def run_arena(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     ray: str | None = None,
+    first: int = 0,
 ) -> ArenaReport:
     """Play `games` games and report on every bot; `progress` hears of each finished game.
     `ray` spreads the games over a Ray cluster (see `campfire.bots.match.on_ray`) instead of
-    `jobs` local processes; the report is the same either way."""
+    `jobs` local processes; the report is the same either way. `first` numbers the first game
+    (default 0): a run from game 100 on extends one of 100 games with new ones."""
     options = dict(options or {})
     started = time.perf_counter()
     finished: list[GameResult] = []
-    for result in results(name, players, options, levels, games, seed, jobs, ray):
+    for result in results(name, players, options, levels, games, seed, jobs, ray, first):
         finished.append(result)
         if progress is not None:
             progress(len(finished))
