@@ -10,6 +10,7 @@ from campfire.games.powwow.view import PowwowView
 
 
 def clamp(value: int) -> int:
+    """A guess the rules allow: bots aim by odds, which run past the guesses' range."""
     return max(GUESS_MIN, min(GUESS_MAX, value))
 
 

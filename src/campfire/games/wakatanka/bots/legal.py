@@ -8,4 +8,5 @@ from campfire.games.wakatanka.actions import Action
 
 
 def pick_legal(action: Action, legal: Sequence[Action]) -> Action:
+    """`action` when the rules allow it, else the first legal action (never an illegal move)."""
     return action if action in legal else legal[0]
