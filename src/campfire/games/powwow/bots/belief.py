@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from campfire.games.powwow.actions import Action, Agree, Dispute, Guess, Reverse
@@ -161,12 +161,27 @@ def belief(view: PowwowView) -> dict[tuple[str, ...], float]:
     The others see this seat's feathers: for each possible set, rebuild what every other player
     saw before each of their turns, and weigh the set by how likely they were to act as they did.
     """
+    return posterior(view, lambda past, m: likelihood(past, seat_odds(past), m.action))
+
+
+#: a past turn's likelihood by (turn index, the feathers of this seat its player saw)
+Memo = dict[tuple[int, tuple[str, ...]], float]
+
+
+def posterior(
+    view: PowwowView,
+    score: Callable[[PowwowView, Moment], float],
+    memo: Memo | None = None,
+) -> dict[tuple[str, ...], float]:
+    """P(own feathers | the others' turns this round), each turn scored by `score(past, moment)`
+    from the view its player had; `memo` may carry the scores of the turns before over from an
+    earlier call with the same `score` in the same round."""
     me = view.seat
     assert me is not None
     _, hidden, unseen = unseen_by(view)
     moments = [m for m in round_moments(view) if m.seat != me]
-    posterior: dict[tuple[str, ...], float] = {}
-    memo: dict[tuple[int, tuple[str, ...]], float] = {}
+    weights: dict[tuple[str, ...], float] = {}
+    memo = {} if memo is None else memo
     for own, ways in ordered_own(unseen, hidden):
         weight = float(ways)
         worn = [own if s == me else view.feathers[s] for s in range(view.players)]
@@ -174,10 +189,9 @@ def belief(view: PowwowView) -> dict[tuple[str, ...], float]:
             seen = (m.index, worn_then(own, m.extras[me]))
             p = memo.get(seen)
             if p is None:
-                past = m.seen_from(view, worn, view.turns)
-                p = memo[seen] = likelihood(past, seat_odds(past), m.action)
+                p = memo[seen] = score(m.seen_from(view, worn, view.turns), m)
             weight *= p
         key = tuple(sorted(own))
-        posterior[key] = posterior.get(key, 0.0) + weight
-    total = sum(posterior.values())
-    return {own: w / total for own, w in posterior.items()}
+        weights[key] = weights.get(key, 0.0) + weight
+    total = sum(weights.values())
+    return {own: w / total for own, w in weights.items()}

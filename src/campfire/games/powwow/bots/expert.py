@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from campfire.games.powwow.actions import Action, Dispute, Guess
 from campfire.games.powwow.bots.belief import (
     FLOOR,
     MODEL,
+    Memo,
     Moment,
     likelihood,
-    ordered_own,
-    round_moments,
-    worn_then,
+    posterior,
 )
-from campfire.games.powwow.bots.hard import HardBot, round_turns
+from campfire.games.powwow.bots.hard import HardBot
 from campfire.games.powwow.bots.legal import pick_legal
 from campfire.games.powwow.bots.medium import threshold_action
 from campfire.games.powwow.feathers import count
-from campfire.games.powwow.odds import Odds, seat_odds, unseen_by
+from campfire.games.powwow.odds import Odds, seat_odds
 from campfire.games.powwow.view import PowwowView
 
 #: the kinds of player the expert tells apart, seat by seat
@@ -70,9 +68,8 @@ def type_likelihoods(view: PowwowView, odds: Odds, action: Action) -> dict[str, 
     }
 
 
-def _mixed_likelihood(past: PowwowView, m: Moment, mixes: dict[int, dict[str, float]]) -> float:
+def _mixed_likelihood(past: PowwowView, m: Moment, mix: dict[str, float]) -> float:
     """P(the moment's action | what its player saw), its player read by its mixture of kinds."""
-    mix = mixes[m.seat]
     odds = seat_odds(past) if mix["medium"] > 0 else None
     p = 0.0
     for kind, share in mix.items():
@@ -88,10 +85,6 @@ def _mixed_likelihood(past: PowwowView, m: Moment, mixes: dict[int, dict[str, fl
     return p
 
 
-#: a past turn's likelihood by (turn index, the feathers of this seat its player saw)
-Memo = dict[tuple[int, tuple[str, ...]], float]
-
-
 def mixed_belief(
     view: PowwowView, types: Callable[[int], dict[str, float]], memo: Memo | None = None
 ) -> dict[tuple[str, ...], float]:
@@ -101,26 +94,7 @@ def mixed_belief(
 
     `memo` may carry the likelihoods over from an earlier call in the same round with the same
     `types` (the turns before stay as they were); by default each call starts afresh."""
-    me = view.seat
-    assert me is not None
-    _, hidden, unseen = unseen_by(view)
-    moments = [m for m in round_moments(view) if m.seat != me]
-    mixes = {m.seat: types(m.seat) for m in moments}
-    posterior: dict[tuple[str, ...], float] = {}
-    memo = {} if memo is None else memo
-    for own, ways in ordered_own(unseen, hidden):
-        weight = float(ways)
-        worn = [own if s == me else view.feathers[s] for s in range(view.players)]
-        for m in moments:
-            seen = (m.index, worn_then(own, m.extras[me]))
-            p = memo.get(seen)
-            if p is None:
-                p = memo[seen] = _mixed_likelihood(m.seen_from(view, worn, view.turns), m, mixes)
-            weight *= p
-        key = tuple(sorted(own))
-        posterior[key] = posterior.get(key, 0.0) + weight
-    total = sum(posterior.values())
-    return {own: w / total for own, w in posterior.items()}
+    return posterior(view, lambda past, m: _mixed_likelihood(past, m, types(m.seat)), memo)
 
 
 class ExpertBot(HardBot):
@@ -190,29 +164,14 @@ class ExpertBot(HardBot):
         finished game, say, or a game the expert watches."""
         self._learn(view)
 
-    def _learn(self, view: PowwowView) -> None:
-        """Replay the rounds that ended since the last look, scoring every type seat by seat."""
-        for number, result in enumerate(view.rounds, start=1):
-            if number in self._checked:
-                continue
-            self._checked.add(number)
-            seen = self._last_seen.pop(number, None)
-            mine = self._mine.pop(number, None)
-            if seen is None:
-                continue
-            turns = round_turns(seen, mine, result)
-            for m in round_moments(replace(seen, turns=turns)):
-                if m.seat == seen.seat:
-                    continue
-                past = m.seen_from(seen, result.worn, turns)
-                try:
-                    odds = seat_odds(past)
-                except ValueError:
-                    continue
-                record = self.loglik.setdefault(m.seat, {})
-                for kind, p in type_likelihoods(past, odds, m.action).items():
-                    record[kind] = record.get(kind, 0.0) + math.log(max(p, 1e-9))
-                self.judged[m.seat] += 1
-                self.matched[m.seat] += threshold_action(past, odds, MODEL) == m.action
-        if view.round not in self._checked and any(view.feathers):
-            self._last_seen[view.round] = view
+    def _judge(self, m: Moment, past: PowwowView) -> None:
+        """Score one finished turn under every kind of player, and against the model."""
+        try:
+            odds = seat_odds(past)
+        except ValueError:
+            return
+        record = self.loglik.setdefault(m.seat, {})
+        for kind, p in type_likelihoods(past, odds, m.action).items():
+            record[kind] = record.get(kind, 0.0) + math.log(max(p, 1e-9))
+        self.judged[m.seat] += 1
+        self.matched[m.seat] += threshold_action(past, odds, MODEL) == m.action

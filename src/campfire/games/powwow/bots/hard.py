@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from campfire.bots.search import Playout, best, evaluate
 from campfire.games.powwow.actions import AGREE, DISPUTE, REVERSE, Action, Dispute, Guess
-from campfire.games.powwow.bots.belief import MODEL, belief, round_moments
+from campfire.games.powwow.bots.belief import MODEL, Moment, belief, round_moments
 from campfire.games.powwow.bots.legal import clamp, next_seat, pick_legal
 from campfire.games.powwow.bots.medium import odds_after_extra, threshold_action
 from campfire.games.powwow.feathers import GUESS_MIN
@@ -197,15 +197,18 @@ class HardBot:
             for m in round_moments(replace(seen, turns=turns)):
                 if m.seat == seen.seat:
                     continue
-                past = m.seen_from(seen, result.worn, turns)
-                try:
-                    predicted = threshold_action(past, seat_odds(past), MODEL)
-                except ValueError:  # a feather the replay cannot place: skip the turn
-                    continue
-                self.judged[m.seat] += 1
-                self.matched[m.seat] += predicted == m.action
+                self._judge(m, m.seen_from(seen, result.worn, turns))
         if view.round not in self._checked and any(view.feathers):
             self._last_seen[view.round] = view
+
+    def _judge(self, m: Moment, past: PowwowView) -> None:
+        """Score one finished turn against the model, from the view its player had."""
+        try:
+            predicted = threshold_action(past, seat_odds(past), MODEL)
+        except ValueError:  # a feather the replay cannot place: skip the turn
+            return
+        self.judged[m.seat] += 1
+        self.matched[m.seat] += predicted == m.action
 
     def options(
         self,
