@@ -22,22 +22,26 @@ class EasyBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: WakatankaView, legal: Sequence[Action]) -> Action:
-        rng = self.rng
-        hand = view.hand or ()
-        if view.last_card:
-            return ACCEPT if rng.random() < 0.1 else CALL
-        if view.last_play is not None:
-            _, tile = view.last_play
-            if hand.count(tile) >= 3 or rng.random() < 0.1:
-                return CALL
-        tall = [t for t in TILES if len(view.stacks[t]) >= 3]
-        if tall and rng.random() < 0.3:
-            return pick_legal(Spell(rng.choice(tall)), legal)
-        plays = [a for a in legal if isinstance(a, Play)]
-        if not plays:
-            return rng.choice(list(legal))
-        true = [a for a in plays if a.card == a.tile]
-        if true:
-            return rng.choice(true)
-        mice = [a for a in plays if a.card == "mouse"]
-        return rng.choice(mice or plays)
+        return easy_action(view, legal, self.rng)
+
+
+def easy_action(view: WakatankaView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """Easy's choice with the coin `rng`: the expert plays seats it reads as easy by it."""
+    hand = view.hand or ()
+    if view.last_card:
+        return ACCEPT if rng.random() < 0.1 else CALL
+    if view.last_play is not None:
+        _, tile = view.last_play
+        if hand.count(tile) >= 3 or rng.random() < 0.1:
+            return CALL
+    tall = [t for t in TILES if len(view.stacks[t]) >= 3]
+    if tall and rng.random() < 0.3:
+        return pick_legal(Spell(rng.choice(tall)), legal)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        return rng.choice(list(legal))
+    true = [a for a in plays if a.card == a.tile]
+    if true:
+        return rng.choice(true)
+    mice = [a for a in plays if a.card == "mouse"]
+    return rng.choice(mice or plays)
