@@ -113,12 +113,25 @@ def test_models_built_over_a_game_ignore_what_the_views_hide(
     against medium players, a copy of the expert (its models as they stand) is shown the view of
     a re-dealt twin and must choose exactly as the expert does on the real view."""
     game = get_game(name)
+    if name == "powwow":
+        experts: list[Any] = [PowwowExpert(3, budget=120, trust=0.0)]
+    else:  # the expert as it plays, and searching over its reading of every seat
+        experts = [
+            WakatankaExpert(3, worlds=4, horizon=4),
+            WakatankaExpert(3, worlds=4, horizon=4, mixture=True, margin=0.0),
+        ]
+    for expert in experts:
+        compared, informed = _compare_over_a_game(game, players, options, expert)
+        assert compared >= 3
+        assert informed >= 2  # compared with the models holding something
+
+
+def _compare_over_a_game(
+    game: Any, players: int, options: dict[str, Any], expert: Any
+) -> tuple[int, int]:
+    """Play `expert` against medium players, comparing its choices with a copy's on twins."""
     rng = random.Random(7)
     state = game.new_state(players, options)
-    if name == "powwow":
-        expert: Any = PowwowExpert(3, budget=120, trust=0.0)
-    else:
-        expert = WakatankaExpert(3, worlds=4, horizon=4)
     bots: list[Any] = [expert] + [make_bot(game, "medium", s) for s in range(1, players)]
     compared = informed = 0
     while not state.is_terminal and compared < 8:
@@ -139,5 +152,4 @@ def test_models_built_over_a_game_ignore_what_the_views_hide(
             state.apply(action)
             continue
         state.apply(bots[seat].choose(view, state.legal_actions()))
-    assert compared >= 3
-    assert informed >= 2  # compared with the models holding something
+    return compared, informed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 from dataclasses import replace
@@ -19,7 +20,11 @@ from campfire.games.wakatanka.bots import (
     EasyBot,
     ExpertBot,
     MediumBot,
+    ReadTable,
+    at_call_rate,
+    easy_action,
     easy_chance,
+    expert_options,
     expert_style,
     kind_chances,
     medium_action,
@@ -220,3 +225,110 @@ def test_before_the_table_can_be_read_the_expert_plays_mediums_choice() -> None:
         scored = scored_options(view, track(view), track(view, public=True), MEDIUM, rate)
         best = max(scored, key=lambda item: item[0])[1]
         assert expert.choose(view, state.legal_actions()) == best
+
+
+def _call_options(call_first: bool) -> list[tuple[float, Action]]:
+    """Scored options with a call on top (or second)."""
+    play = Play("bear", "mouse")
+    return [(1.0, CALL), (0.5, play)] if call_first else [(1.0, play), (0.5, CALL)]
+
+
+def test_a_seat_read_at_mediums_call_rate_plays_mediums_own_choice() -> None:
+    rng = random.Random(0)
+    for call_first in (True, False):
+        scored = _call_options(call_first)
+        top = scored[0][1]
+        assert all(at_call_rate(scored, MEDIUM_CALL_RATE, rng) == top for _ in range(200))
+    no_call = [(1.0, Play("bear", "mouse")), (0.2, Spell("bear"))]
+    assert at_call_rate(no_call, 1.0, rng) == Play("bear", "mouse")
+
+
+def test_a_seats_read_rate_moves_its_calls_as_the_models_weigh_them() -> None:
+    rng = random.Random(1)
+    for call_first in (True, False):
+        scored = _call_options(call_first)
+        for rate in (0.0, 0.16, 0.5, 0.8, 1.0):
+            share = sum(at_call_rate(scored, rate, rng) == CALL for _ in range(2000)) / 2000
+            assert share == pytest.approx(called_chance(float(call_first), rate), abs=0.04)
+
+
+def test_a_table_read_as_medium_plays_as_hards_model_does() -> None:
+    rng = random.Random(2)
+    state, _ = dealt(3)
+    medium = {s: {"medium": 1.0, "easy": 0.0, "random": 0.0} for s in range(1, 4)}
+    table = ReadTable(0, medium, [MEDIUM_CALL_RATE] * 4, rng)
+    table.deal(state)
+    assert table.kinds == {1: "medium", 2: "medium", 3: "medium"}
+    moves = 0
+    while not state.is_terminal and moves < 120:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        action = table(state, seat)
+        view = state.view(seat)
+        if seat == 0:  # the expert itself plays its baseline
+            rate = seat_records(view)[1].call_rate
+            assert action == expert_options(view, rate)[0][1]
+        else:
+            assert action == medium_action(view)
+        state.apply(action)
+        moves += 1
+    assert moves == 120 or state.is_terminal
+
+
+def test_each_seat_is_played_in_the_search_by_a_kind_drawn_from_its_reading() -> None:
+    rng = random.Random(4)
+    mixed = {"medium": 0.5, "easy": 0.3, "random": 0.2}
+    types = {1: {"medium": 0.0, "easy": 1.0, "random": 0.0}, 2: mixed}
+    table = ReadTable(0, types, [MEDIUM_CALL_RATE] * 4, rng)
+    drawn: dict[str, int] = {}
+    for _ in range(3000):
+        table.deal(None)
+        assert table.kinds[1] == "easy"
+        drawn[table.kinds[2]] = drawn.get(table.kinds[2], 0) + 1
+    for kind, share in mixed.items():
+        assert drawn[kind] / 3000 == pytest.approx(share, abs=0.03)
+    # a seat drawn as easy plays easy's habits, with the search's own coin
+    easy = {"medium": 0.0, "easy": 1.0, "random": 0.0}
+    for seed in range(20):
+        state, seat = dealt(seed)
+        me = (seat + 1) % 4
+        table = ReadTable(
+            me, {s: easy for s in range(4) if s != me}, [0.3] * 4, random.Random(seed)
+        )
+        table.deal(state)
+        twin = random.Random()
+        twin.setstate(table.rng.getstate())
+        expected = easy_action(state.view(seat), state.legal_actions(), twin)
+        assert table(state, seat) == expected
+
+
+def test_the_mixture_search_keeps_the_baseline_unless_an_option_beats_it_by_the_margin() -> None:
+    """With a margin no value can clear, the searching expert plays its baseline (the per-seat
+    scored option) at every decision once the table can be read; with none, it leaves it."""
+    checked = left = 0
+    for seed in (6, 7):
+        sure = ExpertBot(seed, worlds=4, options=3, horizon=3, mixture=True, margin=2.0)
+        bots: list[object] = [sure, EasyBot(1), MediumBot(2), AlwaysCaller()]
+        rng = random.Random(seed)
+        state = GAME.new_state(4)
+        while not state.is_terminal:
+            seat = state.to_move
+            if seat is None:
+                state.apply(state.sample_chance(rng))
+                continue
+            view, legal = state.view(seat), state.legal_actions()
+            if seat == 0 and not view.last_card and sure.model_fit(view) is not None:
+                baseline = expert_options(view, seat_records(view)[1].call_rate)
+                expected = next(a for _, a in baseline if a in legal)
+                free = copy.deepcopy(sure)
+                free.margin = 0.0
+                left += free.choose(view, legal) != expected
+                assert sure.choose(view, legal) == expected
+                checked += 1
+                state.apply(expected)
+                continue
+            state.apply(bots[seat].choose(view, legal))  # type: ignore[attr-defined]
+    assert checked >= 10
+    assert left > 0  # the search does leave the baseline where it finds any gain at all

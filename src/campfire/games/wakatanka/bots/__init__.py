@@ -8,13 +8,16 @@ others chose to play, with everyone modelled as medium, and keeps the best optio
 reads each other seat's kind, calls and honesty from its own record (`expert`).
 """
 
-from campfire.games.wakatanka.bots.easy import EasyBot
+from campfire.games.wakatanka.bots.easy import EasyBot, easy_action
 from campfire.games.wakatanka.bots.expert import (
     EXPERT_TOKEN,
     MEDIUM_SLIP,
     WINNING_TOKEN,
     ExpertBot,
+    ReadTable,
+    at_call_rate,
     easy_chance,
+    expert_options,
     expert_style,
     kind_chances,
 )
@@ -36,8 +39,12 @@ __all__ = [
     "ExpertBot",
     "HardBot",
     "MediumBot",
+    "ReadTable",
     "Style",
+    "at_call_rate",
+    "easy_action",
     "easy_chance",
+    "expert_options",
     "expert_style",
     "kind_chances",
     "medium_action",

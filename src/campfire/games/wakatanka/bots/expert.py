@@ -4,11 +4,14 @@ honesty), racing for tokens where it does not search."""
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import replace
 
+from campfire.bots.search import Playout, best, evaluate
 from campfire.games.wakatanka.actions import CALL, Action
-from campfire.games.wakatanka.bots.hard import HardBot, public_move
+from campfire.games.wakatanka.bots.easy import easy_action
+from campfire.games.wakatanka.bots.hard import HardBot, public_move, standing, won_share
 from campfire.games.wakatanka.bots.legal import pick_legal
 from campfire.games.wakatanka.bots.medium import MEDIUM, Style, scored_options
 from campfire.games.wakatanka.cards import TILES, TOKENS_TO_WIN, neighbours
@@ -116,6 +119,65 @@ def kind_chances(world: WakatankaState, turn: Turn, predicted: Action) -> dict[s
     }
 
 
+def at_call_rate(scored: Sequence[tuple[float, Action]], rate: float, rng: random.Random) -> Action:
+    """Medium's best of `scored`, with its calls made at a seat's own `rate` instead of
+    medium's: a looser caller also calls where medium would not, a tighter one drops some of
+    medium's calls for its best other option (as `models.called_chance` weighs them)."""
+    top = max(scored, key=lambda item: item[0])[1]
+    if not any(a == CALL for _, a in scored):
+        return top
+    if top == CALL:
+        if rate >= MEDIUM_CALL_RATE or rng.random() < rate / MEDIUM_CALL_RATE:
+            return CALL
+        rest = [item for item in scored if item[1] != CALL]
+        return max(rest, key=lambda item: item[0])[1] if rest else CALL
+    loose = (rate - MEDIUM_CALL_RATE) / (1 - MEDIUM_CALL_RATE)
+    return CALL if loose > 0 and rng.random() < loose else top
+
+
+class ReadTable:
+    """The others in the expert's playouts as it reads them: before each dealt world every
+    other seat is drawn a kind from its posterior (`ExpertBot.types`), so the search weighs the
+    options over a mixture of tables, not one table of medium players; a seat drawn as medium
+    makes its calls at its own read rate. The expert plays itself by its baseline
+    (`expert_options`)."""
+
+    def __init__(
+        self,
+        me: int,
+        types: dict[int, dict[str, float]],
+        rates: Sequence[float],
+        rng: random.Random,
+    ) -> None:
+        self.me = me
+        self.types = types
+        self.rates = rates
+        self.rng = rng
+        self.kinds: dict[int, str] = {}
+
+    def deal(self, world: object) -> None:
+        """Draw every other seat's kind for the next world (`evaluate`'s `on_world`)."""
+        self.kinds = {
+            seat: self.rng.choices(KINDS, [mix[k] for k in KINDS])[0]
+            for seat, mix in self.types.items()
+        }
+
+    def __call__(self, state: WakatankaState, seat: int) -> Action:
+        kind = self.kinds.get(seat, "medium")
+        if kind == "random":
+            return self.rng.choice(state.legal_actions())
+        view = state.view(seat)
+        if kind == "easy":
+            return easy_action(view, state.legal_actions(), self.rng)
+        if seat == self.me:
+            nxt = (seat + 1) % state.players
+            return expert_options(view, self.rates[nxt])[0][1]
+        scored = scored_options(view, *track_pair(view))
+        if view.last_card:
+            return max(scored, key=lambda item: item[0])[1]
+        return at_call_rate(scored, self.rates[seat], self.rng)
+
+
 class ExpertBot(HardBot):
     """Hard's search, with every other seat read on its own record.
 
@@ -128,6 +190,10 @@ class ExpertBot(HardBot):
     not, the expert plays the per-seat scored choice, the robust baseline: misjudging a player
     there costs one option's expected gain, not a plan built on them. Before the others have
     made enough moves to be read at all, it plays medium's own choice, as hard does.
+
+    `mixture`: search at every decision once the table can be read, with the others played as
+    read (`ReadTable`), keeping the baseline unless an option beats it by `margin` (a share of
+    a win). Off by default: against easy players it lost to the baseline (docs/bots.md).
     """
 
     def __init__(
@@ -140,8 +206,12 @@ class ExpertBot(HardBot):
         call_band: tuple[float, float] = (0.2, 0.3),
         kind_trust: float = 0.4,
         learn_worlds: int = LEARN_WORLDS,
+        mixture: bool = False,
+        margin: float = 0.1,
     ) -> None:
         super().__init__(seed, worlds, options, horizon, trust)
+        self.mixture = mixture
+        self.margin = margin
         self.call_band = call_band
         self.kind_trust = kind_trust
         self.learn_worlds = learn_worlds
@@ -204,10 +274,44 @@ class ExpertBot(HardBot):
         if self.trust is not None and self.model_fit(view) is None:
             # nothing is known of the table yet: medium's own choice, as hard plays it
             return next((a for _, a in scored if a in legal), legal[0])
-        if not self.reads_as_medium(view):
-            baseline = expert_options(view, records[nxt].call_rate)
-            return next((a for _, a in baseline if a in legal), legal[0])
+        baseline = expert_options(view, records[nxt].call_rate)
+        fallback = next((a for _, a in baseline if a in legal), legal[0])
+        if not self.mixture:
+            if not self.reads_as_medium(view):
+                return fallback
+            options = [a for _, a in scored[: self.options] if a in legal]
+            if len(options) <= 1:
+                return options[0] if options else legal[0]
+            return self._search(view, mine, options, me)
         options = [a for _, a in scored[: self.options] if a in legal]
+        if fallback not in options:
+            options.append(fallback)
         if len(options) <= 1:
-            return options[0] if options else legal[0]
-        return self._search(view, mine, options, me)
+            return options[0]
+        rates = [r.call_rate for r in records]
+        return self._mixed_search(view, mine, options, me, rates, fallback)
+
+    def _mixed_search(
+        self,
+        view: WakatankaView,
+        mine: Tracker,
+        options: list[Action],
+        me: int,
+        rates: Sequence[float],
+        fallback: Action,
+    ) -> Action:
+        """Hard's search with the others played as read (`ReadTable`); the baseline `fallback`
+        stands unless an option beats it by `margin`."""
+        others = {s: self.types(s) for s in range(view.players) if s != me}
+        table = ReadTable(me, others, rates, self.rng)
+        playout = Playout(
+            table,
+            lambda s: won_share(s, me),
+            horizon=self.horizon,
+            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
+        )
+        values = evaluate(options, self.deal(view, mine), playout, self.rng, table.deal)
+        choice = best(options, values)
+        if values[options.index(choice)] - values[options.index(fallback)] < self.margin:
+            return fallback
+        return choice

@@ -121,7 +121,7 @@ class HardBot:
         worlds = self.deal(view, mine)
         playout = Playout(
             medium_policy,
-            lambda s: _final(s, me),
+            lambda s: won_share(s, me),
             horizon=self.horizon,
             fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
         )
@@ -209,7 +209,8 @@ def _as_played(world: WakatankaState, turn: Turn) -> Action | None:
     return next((a for a in legal if public_move(a) == public), None)
 
 
-def _final(state: WakatankaState, me: int) -> float | None:
+def won_share(state: WakatankaState, me: int) -> float | None:
+    """`me`'s share of the win once the game is over (None while it goes on)."""
     if not state.is_terminal:
         return None
     winners = state.winners()
