@@ -239,7 +239,7 @@ def test_a_seat_read_at_mediums_call_rate_plays_mediums_own_choice() -> None:
         scored = _call_options(call_first)
         top = scored[0][1]
         assert all(at_call_rate(scored, MEDIUM_CALL_RATE, rng) == top for _ in range(200))
-    no_call = [(1.0, Play("bear", "mouse")), (0.2, Spell("bear"))]
+    no_call: list[tuple[float, Action]] = [(1.0, Play("bear", "mouse")), (0.2, Spell("bear"))]
     assert at_call_rate(no_call, 1.0, rng) == Play("bear", "mouse")
 
 
