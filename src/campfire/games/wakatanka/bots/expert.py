@@ -276,14 +276,13 @@ class ExpertBot(HardBot):
             return next((a for _, a in scored if a in legal), legal[0])
         baseline = expert_options(view, records[nxt].call_rate)
         fallback = next((a for _, a in baseline if a in legal), legal[0])
+        options = [a for _, a in scored[: self.options] if a in legal]
         if not self.mixture:
             if not self.reads_as_medium(view):
                 return fallback
-            options = [a for _, a in scored[: self.options] if a in legal]
             if len(options) <= 1:
                 return options[0] if options else legal[0]
             return self._search(view, mine, options, me)
-        options = [a for _, a in scored[: self.options] if a in legal]
         if fallback not in options:
             options.append(fallback)
         if len(options) <= 1:
