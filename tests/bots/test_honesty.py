@@ -113,8 +113,11 @@ def test_models_built_over_a_game_ignore_what_the_views_hide(
     against medium players, a copy of the expert (its models as they stand) is shown the view of
     a re-dealt twin and must choose exactly as the expert does on the real view."""
     game = get_game(name)
-    if name == "powwow":
-        experts: list[Any] = [PowwowExpert(3, budget=120, trust=0.0)]
+    if name == "powwow":  # searching the table as medium, and as read (every seat doubted)
+        experts: list[Any] = [
+            PowwowExpert(3, budget=120, trust=0.0),
+            PowwowExpert(3, budget=120, trust=1.1, read=True, regret=True, margin=0.0),
+        ]
     else:  # the expert as it plays, and searching over its reading of every seat
         experts = [
             WakatankaExpert(3, worlds=4, horizon=4),

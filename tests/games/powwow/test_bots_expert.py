@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import pytest
 
 from campfire.bots import coach as game_coach
 from campfire.games.powwow import DISPUTE, GAME, Action, PowwowView
-from campfire.games.powwow.bots import EasyBot, ExpertBot, MediumBot, mixed_belief
+from campfire.games.powwow.bots import (
+    EasyBot,
+    ExpertBot,
+    MediumBot,
+    ReadTable,
+    RoundModel,
+    easy_action,
+    mixed_belief,
+)
 from campfire.games.powwow.coach import coach, read_odds_weights
 from campfire.games.powwow.odds import unseen_by
 from campfire.games.wakatanka import GAME as WAKATANKA
@@ -56,6 +64,85 @@ def test_easy_players_are_read_as_easy() -> None:
     for seat in (1, 2, 3):
         kinds = expert.types(seat)
         assert kinds["easy"] > kinds["medium"], (seat, kinds)
+
+
+def test_easy_action_is_what_easy_chooses() -> None:
+    """The search plays a seat read as easy by `easy_action`: the very choices of `EasyBot`."""
+    state = GAME.new_state(4, {"tomahawks": True})
+    rng = random.Random(2)
+    bots = [EasyBot(s) for s in range(4)]
+    twins = [random.Random(s) for s in range(4)]
+    moves = 0
+    while not state.is_terminal:
+        seat = state.to_move
+        if seat is None:
+            state.apply(state.sample_chance(rng))
+            continue
+        view, legal = state.view(seat), state.legal_actions()
+        action = bots[seat].choose(view, legal)
+        assert easy_action(view, legal, twins[seat]) == action
+        state.apply(action)
+        moves += 1
+    assert moves > 20
+
+
+def test_the_read_table_plays_each_seat_as_its_kind() -> None:
+    """Each playing draws every seat's kind from its reading: a seat read as easy for sure is
+    played by easy's habits, one read as medium by the thresholds, and the draws differ from one
+    playing to the next only for a seat whose reading is split."""
+    state = GAME.new_state(4)
+    rng = random.Random(4)
+    while state.to_move is None:
+        state.apply(state.sample_chance(rng))
+    me = state.to_move
+    others = [s for s in range(4) if s != me]
+    kinds = {
+        others[0]: {"medium": 0.0, "easy": 1.0, "random": 0.0},
+        others[1]: {"medium": 1.0, "easy": 0.0, "random": 0.0},
+        others[2]: {"medium": 0.5, "easy": 0.0, "random": 0.5},
+    }
+    table = ReadTable(me, len(state.worn[me]), {}, kinds, seed=9)
+    threshold = RoundModel(me, len(state.worn[me]), {})
+    split = set()
+    for _ in range(20):
+        table.clear()
+        assert table.drawn[others[0]] == "easy" and table.drawn[others[1]] == "medium"
+        split.add(table.drawn[others[2]])
+        assert table.policy(state, others[1]) == threshold.policy(state, others[1])
+    assert split == {"medium", "random"}
+
+
+def test_the_read_search_leaves_the_baseline_only_for_a_clear_gain() -> None:
+    """Against players who are not medium the expert searches the table as read; an option
+    must beat medium's thresholds by `margin` to be taken, so with an unreachable margin it
+    plays them throughout, and with none it departs from them, legally, now and then."""
+    departed: dict[tuple[float, bool], int] = {}
+    for margin in (2.0, 0.0):
+        for regret in (False, True):
+            expert = ExpertBot(1, budget=300, read=True, regret=regret, margin=margin)
+            taken: list[bool] = []
+            real = expert._read_search
+
+            def spy(
+                view: PowwowView,
+                legal: Sequence[Action],
+                me: int,
+                post: dict[tuple[str, ...], float],
+                baseline: Action,
+                real: Callable[..., Action] = real,
+                taken: list[bool] = taken,
+            ) -> Action:
+                action = real(view, legal, me, post, baseline)
+                assert action in legal
+                taken.append(action != baseline)
+                return action
+
+            expert._read_search = spy  # type: ignore[method-assign]
+            play([expert, EasyBot(1), AlwaysDisputer(), EasyBot(3)], 6, buzzards=6)
+            assert len(taken) >= 10
+            departed[margin, regret] = sum(taken)
+    assert departed[2.0, False] == departed[2.0, True] == 0
+    assert departed[0.0, False] > 0 and departed[0.0, True] > 0
 
 
 class CheckedExpert(ExpertBot):

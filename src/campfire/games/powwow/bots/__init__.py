@@ -11,9 +11,9 @@ by what that seat has shown itself to be (`expert`).
 """
 
 from campfire.games.powwow.bots.belief import belief, likelihood, round_moments
-from campfire.games.powwow.bots.easy import EasyBot
-from campfire.games.powwow.bots.expert import PRIOR, TYPES, ExpertBot, mixed_belief
-from campfire.games.powwow.bots.hard import HardBot
+from campfire.games.powwow.bots.easy import EasyBot, easy_action
+from campfire.games.powwow.bots.expert import PRIOR, TYPES, ExpertBot, ReadTable, mixed_belief
+from campfire.games.powwow.bots.hard import HardBot, RoundModel
 from campfire.games.powwow.bots.medium import MEDIUM, MediumBot, Style, threshold_action
 
 __all__ = [
@@ -24,8 +24,11 @@ __all__ = [
     "ExpertBot",
     "HardBot",
     "MediumBot",
+    "ReadTable",
+    "RoundModel",
     "Style",
     "belief",
+    "easy_action",
     "likelihood",
     "mixed_belief",
     "round_moments",

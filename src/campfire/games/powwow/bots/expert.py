@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Sequence
 
 from campfire.games.powwow.actions import Action, Dispute, Guess
@@ -14,11 +15,13 @@ from campfire.games.powwow.bots.belief import (
     likelihood,
     posterior,
 )
-from campfire.games.powwow.bots.hard import HardBot
+from campfire.games.powwow.bots.easy import easy_action
+from campfire.games.powwow.bots.hard import HardBot, RoundModel
 from campfire.games.powwow.bots.legal import pick_legal
 from campfire.games.powwow.bots.medium import threshold_action
 from campfire.games.powwow.feathers import count
 from campfire.games.powwow.odds import Odds, seat_odds
+from campfire.games.powwow.state import PowwowState
 from campfire.games.powwow.view import PowwowView
 
 #: the kinds of player the expert tells apart, seat by seat
@@ -97,6 +100,46 @@ def mixed_belief(
     return posterior(view, lambda past, m: _mixed_likelihood(past, m, types(m.seat)), memo)
 
 
+class ReadTable(RoundModel):
+    """The round with every other seat played as read: each playing of a world draws each
+    seat's kind from its posterior, then plays it by that kind's own policy (medium's
+    thresholds, easy's count and feel, any legal move). The feel of a decision is drawn from the
+    playing and the moment, so every option meets the same players."""
+
+    def __init__(
+        self,
+        me: int,
+        hidden: int,
+        post: dict[tuple[str, ...], float],
+        kinds: dict[int, dict[str, float]],
+        seed: int,
+    ) -> None:
+        super().__init__(me, hidden, post)
+        self.kinds = kinds
+        self.seed = seed
+        self.playing = 0
+        self.drawn: dict[int, str] = {}
+
+    def clear(self, world: object = None) -> None:
+        super().clear(world)
+        self.playing += 1
+        rng = random.Random(self.seed * 100_003 + self.playing)
+        self.drawn = {
+            seat: rng.choices(list(mix), weights=list(mix.values()))[0]
+            for seat, mix in self.kinds.items()
+        }
+
+    def policy(self, state: PowwowState, seat: int) -> Action:
+        kind = self.drawn.get(seat, "medium")
+        if kind == "medium":
+            return super().policy(state, seat)
+        rng = random.Random(hash((self.seed, self.playing, seat, len(state.turns))))
+        legal = state.legal_actions()
+        if kind == "easy":
+            return easy_action(state.view(seat), legal, rng)
+        return rng.choice(list(legal))
+
+
 class ExpertBot(HardBot):
     """Hard's inference and search, with every other seat read on its own record.
 
@@ -110,9 +153,22 @@ class ExpertBot(HardBot):
     the robust baseline, which costs little when a reading is wrong.
     """
 
-    def __init__(self, seed: int | None = None, budget: int = 1500, trust: float = 0.7) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: int = 1500,
+        trust: float = 0.7,
+        read: bool = False,
+        regret: bool = False,
+        margin: float = 0.02,
+        repeat: int = 4,
+    ) -> None:
         super().__init__(seed, budget)
         self.trust = trust
+        self.read = read
+        self.regret = regret
+        self.margin = margin
+        self.repeat = repeat
         self.loglik: dict[int, dict[str, float]] = {}
         self._memo_key: object = None
         self._memo: Memo = {}
@@ -144,8 +200,55 @@ class ExpertBot(HardBot):
         others = [s for s in view.active if s != me]
         post = mixed_belief(view, self.types, self._round_memo(view))
         if not all(self.reads_as_medium(s) for s in others):
-            return pick_legal(threshold_action(view, seat_odds(view, post)), legal)
+            baseline = pick_legal(threshold_action(view, seat_odds(view, post)), legal)
+            if not self.read:
+                return baseline
+            return self._read_search(view, legal, me, post, baseline)
         return self._search(view, legal, me, post)
+
+    def _read_search(
+        self,
+        view: PowwowView,
+        legal: Sequence[Action],
+        me: int,
+        post: dict[tuple[str, ...], float],
+        baseline: Action,
+    ) -> Action:
+        """Search with the others played as read (`ReadTable`); the baseline stands unless an
+        option beats it by `margin`, so a misreading costs little. With `regret`, the options
+        are played against every kind a doubted seat may plausibly be, and the one whose worst
+        shortfall (regret) over those kinds is least is taken: the minimax-regret choice."""
+        mixes = {s: self.types(s) for s in view.active if s != me}
+        tables = [mixes]
+        if self.regret:
+            doubted = [s for s in mixes if not self.reads_as_medium(s)]
+            tables = [
+                {
+                    s: {kind: 1.0} if s in doubted and mix[kind] >= 0.1 else mix
+                    for s, mix in mixes.items()
+                }
+                for kind in TYPES
+                if any(mixes[s][kind] >= 0.1 for s in doubted)
+            ] or [mixes]
+        seed = self.rng.randrange(2**31)
+        options: list[Action] = []
+        rows: list[list[float]] = []
+        for kinds in tables:
+            options, values = self._values(
+                view,
+                legal,
+                me,
+                post,
+                lambda hidden, kinds=kinds: ReadTable(me, hidden, post, kinds, seed),  # type: ignore[misc]
+                also=[baseline],
+                repeat=self.repeat,
+            )
+            rows.append(values)
+        regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
+        top = min(range(len(options)), key=lambda i: (round(regret[i], 9), i))
+        if regret[top] + self.margin < regret[options.index(baseline)]:
+            return options[top]
+        return baseline
 
     def _round_memo(self, view: PowwowView) -> Memo:
         """The likelihoods of this round's turns so far, kept while the round and the readings

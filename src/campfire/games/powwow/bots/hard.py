@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from campfire.bots.search import Playout, best, evaluate
@@ -25,7 +25,7 @@ def _determinized(view: PowwowView, own: tuple[str, ...]) -> PowwowState:
     return GAME.sample_state(view, random.Random(0), chance="draw", own=list(own))
 
 
-class _Model:
+class RoundModel:
     """Everyone as a threshold player in a determinized round, and the exact end of it.
 
     A dispute is valued the moment it is chosen: P(this seat takes the buzzard), exact over what
@@ -160,12 +160,29 @@ class HardBot:
     ) -> Action:
         """Play each option out in the worlds most likely under `post` (this seat's own feathers
         as the others' bids tell them), the likeliest first, as many as the budget allows."""
+        options, values = self._values(view, legal, me, post)
+        return options[0] if len(options) == 1 else best(options, values)
+
+    def _values(
+        self,
+        view: PowwowView,
+        legal: Sequence[Action],
+        me: int,
+        post: dict[tuple[str, ...], float],
+        make: Callable[[int], RoundModel] | None = None,
+        also: Sequence[Action] = (),
+        repeat: int = 1,
+    ) -> tuple[list[Action], list[float]]:
+        """The options worth a search (with `also`), and their values played out by the model
+        `make(hidden)` (by default, everyone as medium); with `repeat`, every world is played
+        that many times while the budget lasts (for a model that draws habits afresh each time)."""
         seen, hidden, unseen = unseen_by(view)
         mine = distribution(seen, hidden, unseen, view.used, post)
         ranked = sorted(post.items(), key=lambda item: (-item[1], item[0]))
         options = self.options(view, mine, [own for own, _ in ranked[:3]], set(legal))
+        options.extend(a for a in also if a not in options)
         if len(options) == 1:
-            return options[0]
+            return options, [0.0]
         # an option that hands out an extra feather costs one playout per feather it may draw
         cost = sum(
             15 if isinstance(a, Guess) and a.extra_feather_to is not None else 1 for a in options
@@ -177,11 +194,13 @@ class HardBot:
             mass += p
             if mass >= 0.995 or (len(keep) + 1) * cost > self.budget:
                 break
-        model = _Model(me, hidden, post)
-        worlds = [(_determinized(view, own), p) for own, p in keep]
+        times = max(1, min(repeat, self.budget // (len(keep) * cost)))
+        worlds = [
+            (world, p / times) for own, p in keep for world in [_determinized(view, own)] * times
+        ]
+        model = RoundModel(me, hidden, post) if make is None else make(hidden)
         playout = Playout(model.policy, model.value, model.settle)
-        values = evaluate(options, worlds, playout, self.rng, on_world=model.clear)
-        return best(options, values)
+        return options, evaluate(options, worlds, playout, self.rng, on_world=model.clear)
 
     def _learn(self, view: PowwowView) -> None:
         """Replay the rounds that ended since the last look against the model of the others."""
