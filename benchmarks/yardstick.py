@@ -3,6 +3,8 @@ same CPU time per decision as the top level, against 3 × the top level (or the 
 
     nice .venv/bin/python -m benchmarks.yardstick --games 40 --settings powwow
     .venv/bin/python -m benchmarks.yardstick --games 8 --ms 50        # a fixed budget
+    .venv/bin/python -m benchmarks.yardstick --settings wakatanka --ms 182.6 --first 100 \
+        --games 300                     # games 100 to 399 of a row, at the budget it was run at
 
 First a short calibration measures the top level's mean CPU time per decision (4 games against
 medium and random, `benchmarks.arena_timing`) unless `--ms` fixes it; then the IS-MCTS bot
@@ -137,9 +139,14 @@ def main() -> None:
     parser.add_argument("--level", default="", help="the level measured (default: the top one)")
     parser.add_argument("--ms", type=float, default=0.0, help="IS-MCTS budget (default: matched)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game's number (default 0): extends a run"
+    )
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.first < 0:
+        parser.error("--first must be 0 or more")
     os.nice(5)
     for setting in [s.strip() for s in args.settings.split(",") if s.strip()]:
         if setting not in SETTINGS:
@@ -149,7 +156,9 @@ def main() -> None:
         ms = args.ms or calibrate(game, options, level)
         os.environ[BUDGET_VARIABLE] = f"{ms:.3f}"
         bot = "benchmarks.yardstick:ismcts_medium"
-        report = run_arena(game, 4, [level, bot, bot, bot], args.games, SEED, options, args.jobs)
+        report = run_arena(
+            game, 4, [level, bot, bot, bot], args.games, SEED, options, args.jobs, first=args.first
+        )
         record = report.bots[level]
         lo, hi = wilson(record.wins, record.games)
         other = report.bots[bot]
@@ -157,7 +166,7 @@ def main() -> None:
         print(
             f"{setting}: {level} vs 3 × IS-MCTS(medium rollouts, {ms:.1f} ms a decision): "
             f"{record.wins / record.games:.1%} [{lo:.1%} – {hi:.1%}] over {record.games} games"
-            f"{few}; parity 25%; IS-MCTS used "
+            f" ({record.wins} won, from game {args.first}){few}; parity 25%; IS-MCTS used "
             f"{1000 * other.seconds / max(1, other.decisions):.1f} ms a decision (wall), "
             f"{level} {1000 * record.seconds / max(1, record.decisions):.1f} ms",
             flush=True,
