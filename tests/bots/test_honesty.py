@@ -122,6 +122,7 @@ def test_models_built_over_a_game_ignore_what_the_views_hide(
         experts = [
             WakatankaExpert(3, worlds=4, horizon=4),
             WakatankaExpert(3, worlds=4, horizon=4, mixture=True, margin=0.0),
+            WakatankaExpert(3, worlds=4, horizon=4, mixture=True, margin=0.0, regret=True),
         ]
     for expert in experts:
         compared, informed = _compare_over_a_game(game, players, options, expert)

@@ -304,12 +304,18 @@ def test_each_seat_is_played_in_the_search_by_a_kind_drawn_from_its_reading() ->
         assert table(state, seat) == expected
 
 
-def test_the_mixture_search_keeps_the_baseline_unless_an_option_beats_it_by_the_margin() -> None:
+@pytest.mark.parametrize("regret", [False, True])
+def test_the_mixture_search_keeps_the_baseline_unless_an_option_beats_it_by_the_margin(
+    regret: bool,
+) -> None:
     """With a margin no value can clear, the searching expert plays its baseline (the per-seat
-    scored option) at every decision once the table can be read; with none, it leaves it."""
+    scored option) at every decision once the table can be read; with none, it leaves it. So
+    does the minimax-regret choice over the kinds a doubted seat may be (`regret`)."""
     checked = left = 0
     for seed in (6, 7):
-        sure = ExpertBot(seed, worlds=4, options=3, horizon=3, mixture=True, margin=2.0)
+        sure = ExpertBot(
+            seed, worlds=4, options=3, horizon=3, mixture=True, margin=2.0, regret=regret
+        )
         bots: list[object] = [sure, EasyBot(1), MediumBot(2), AlwaysCaller()]
         rng = random.Random(seed)
         state = GAME.new_state(4)

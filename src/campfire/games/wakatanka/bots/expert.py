@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from campfire.bots.search import Playout, best, evaluate
+from campfire.bots.search import Playout, evaluate
 from campfire.games.wakatanka.actions import CALL, Action
 from campfire.games.wakatanka.bots.easy import easy_action
 from campfire.games.wakatanka.bots.hard import HardBot, public_move, standing, won_share
@@ -193,7 +193,8 @@ class ExpertBot(HardBot):
 
     `mixture`: search at every decision once the table can be read, with the others played as
     read (`ReadTable`), keeping the baseline unless an option beats it by `margin` (a share of
-    a win). Off by default: against easy players it lost to the baseline (docs/bots.md).
+    a win); with `regret`, the minimax-regret choice over the kinds a doubted seat may be. Off
+    by default: against easy players it lost to the baseline (docs/bots.md).
     """
 
     def __init__(
@@ -208,9 +209,11 @@ class ExpertBot(HardBot):
         learn_worlds: int = LEARN_WORLDS,
         mixture: bool = False,
         margin: float = 0.1,
+        regret: bool = False,
     ) -> None:
         super().__init__(seed, worlds, options, horizon, trust)
         self.mixture = mixture
+        self.regret = regret
         self.margin = margin
         self.call_band = call_band
         self.kind_trust = kind_trust
@@ -300,17 +303,36 @@ class ExpertBot(HardBot):
         fallback: Action,
     ) -> Action:
         """Hard's search with the others played as read (`ReadTable`); the baseline `fallback`
-        stands unless an option beats it by `margin`."""
+        stands unless an option beats it by `margin`. With `regret`, the options are played
+        against every kind a doubted seat may plausibly be (in the same worlds), and the one
+        whose worst shortfall over those kinds is least is taken: the minimax-regret choice."""
         others = {s: self.types(s) for s in range(view.players) if s != me}
-        table = ReadTable(me, others, rates, self.rng)
-        playout = Playout(
-            table,
-            lambda s: won_share(s, me),
-            horizon=self.horizon,
-            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
-        )
-        values = evaluate(options, self.deal(view, mine), playout, self.rng, table.deal)
-        choice = best(options, values)
-        if values[options.index(choice)] - values[options.index(fallback)] < self.margin:
+        tables = [others]
+        if self.regret:
+            doubted = [s for s, mix in others.items() if mix["medium"] < self.kind_trust]
+            tables = [
+                {
+                    s: {k: float(k == kind) for k in KINDS}
+                    if s in doubted and mix[kind] >= 0.1
+                    else mix
+                    for s, mix in others.items()
+                }
+                for kind in KINDS
+                if any(others[s][kind] >= 0.1 for s in doubted)
+            ] or [others]
+        worlds = self.deal(view, mine)
+        rows = []
+        for kinds in tables:
+            table = ReadTable(me, kinds, rates, self.rng)
+            playout = Playout(
+                table,
+                lambda s: won_share(s, me),
+                horizon=self.horizon,
+                fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
+            )
+            rows.append(evaluate(options, worlds, playout, self.rng, table.deal))
+        regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
+        choice = min(range(len(options)), key=lambda i: (round(regret[i], 9), i))
+        if regret[options.index(fallback)] - regret[choice] < self.margin:
             return fallback
-        return choice
+        return options[choice]
