@@ -231,17 +231,15 @@ class ExpertBot(HardBot):
                 if any(mixes[s][kind] >= 0.1 for s in doubted)
             ] or [mixes]
         seed = self.rng.randrange(2**31)
+
+        def read_as(kinds: dict[int, dict[str, float]]) -> Callable[[int], RoundModel]:
+            return lambda hidden: ReadTable(me, hidden, post, kinds, seed)
+
         options: list[Action] = []
         rows: list[list[float]] = []
         for kinds in tables:
             options, values = self._values(
-                view,
-                legal,
-                me,
-                post,
-                lambda hidden, kinds=kinds: ReadTable(me, hidden, post, kinds, seed),  # type: ignore[misc]
-                also=[baseline],
-                repeat=self.repeat,
+                view, legal, me, post, read_as(kinds), also=[baseline], repeat=self.repeat
             )
             rows.append(values)
         regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
