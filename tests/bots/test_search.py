@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from campfire.bots.search import Playout, best, evaluate
+from campfire.bots.search import Playout, best, evaluate, hypotheses, least_regret
 from campfire.games.powwow import DISPUTE, GAME, Dispute, Guess, PowwowState
 from campfire.games.powwow.state import PLAY
 
@@ -81,3 +81,29 @@ def test_evaluate_weighs_worlds() -> None:
     assert values == [pytest.approx((3 * 5 + 20) / 4)]
     with pytest.raises(ValueError, match="weight"):
         evaluate([DISPUTE], [(state, 0.0)], playout, random.Random(0))
+
+
+def test_the_least_regret_option_hedges_between_readings() -> None:
+    # "raise" is best if the seat is medium and worst if it is random; "hold" is never far off
+    rows = [[0.9, 0.7, 0.2], [0.1, 0.6, 0.5]]  # options: raise, hold, dispute
+    options = ["raise", "hold", "dispute"]
+    assert least_regret(options, rows, "dispute", margin=0.0) == "hold"
+    # the baseline stands unless the choice lowers the worst regret by more than the margin
+    assert least_regret(options, rows, "dispute", margin=0.5) == "dispute"
+    # one reading: the best option, if it beats the baseline by more than the margin
+    assert least_regret(options, rows[:1], "hold", margin=0.1) == "raise"
+    assert least_regret(options, rows[:1], "hold", margin=0.25) == "hold"
+
+
+def test_hypotheses_play_each_plausible_kind_of_a_doubted_seat_for_sure() -> None:
+    mixes = {
+        1: {"medium": 0.5, "easy": 0.45, "random": 0.05},
+        2: {"medium": 0.95, "easy": 0.05, "random": 0.0},
+    }
+    tables = hypotheses(mixes, doubted=[1])
+    assert [t[1] for t in tables] == [
+        {"medium": 1.0, "easy": 0.0, "random": 0.0},
+        {"medium": 0.0, "easy": 1.0, "random": 0.0},
+    ]  # random is below the floor: not a kind seat 1 plausibly is
+    assert all(t[2] == mixes[2] for t in tables)  # the seat not in doubt stays as read
+    assert hypotheses(mixes, doubted=[]) == [mixes]

@@ -112,3 +112,42 @@ def best(options: Sequence[T], values: Sequence[float]) -> T:
     """The option of highest value; on a tie, the one listed first."""
     top = max(range(len(options)), key=lambda i: (round(values[i], 9), -i))
     return options[top]
+
+
+# --- deciding when the others' kinds are in doubt ------------------------------------------
+Mix = dict[str, float]
+
+
+def hypotheses(
+    mixes: dict[int, Mix], doubted: Sequence[int], floor: float = 0.1
+) -> list[dict[int, Mix]]:
+    """The tables a minimax-regret choice weighs: for each kind of player that some doubted
+    seat is at least `floor` likely to be, that table with every such seat made that kind for
+    sure (the other seats as read). No doubt: just the table as read."""
+    kinds = list(dict.fromkeys(k for mix in mixes.values() for k in mix))
+    tables = [
+        {
+            seat: {k: float(k == kind) for k in mix}
+            if seat in doubted and mix.get(kind, 0.0) >= floor
+            else mix
+            for seat, mix in mixes.items()
+        }
+        for kind in kinds
+        if any(mixes[seat].get(kind, 0.0) >= floor for seat in doubted)
+    ]
+    return tables or [mixes]
+
+
+def least_regret(
+    options: Sequence[T], rows: Sequence[Sequence[float]], baseline: T, margin: float
+) -> T:
+    """The minimax-regret choice: `rows` value the options under several models of the others;
+    an option's regret under one is how far it falls short of that model's best, and the option
+    whose largest regret is least is taken, if it improves on the baseline's by more than
+    `margin` (misjudging the others then costs little). One row: the best option, if it beats
+    the baseline by more than `margin`."""
+    regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
+    top = min(range(len(options)), key=lambda i: (round(regret[i], 9), i))
+    if regret[options.index(baseline)] - regret[top] > margin:
+        return options[top]
+    return baseline

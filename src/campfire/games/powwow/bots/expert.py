@@ -6,6 +6,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
+from campfire.bots.search import hypotheses, least_regret
 from campfire.games.powwow.actions import Action, Dispute, Guess
 from campfire.games.powwow.bots.belief import (
     FLOOR,
@@ -221,15 +222,7 @@ class ExpertBot(HardBot):
         mixes = {s: self.types(s) for s in view.active if s != me}
         tables = [mixes]
         if self.regret:
-            doubted = [s for s in mixes if not self.reads_as_medium(s)]
-            tables = [
-                {
-                    s: {kind: 1.0} if s in doubted and mix[kind] >= 0.1 else mix
-                    for s, mix in mixes.items()
-                }
-                for kind in TYPES
-                if any(mixes[s][kind] >= 0.1 for s in doubted)
-            ] or [mixes]
+            tables = hypotheses(mixes, [s for s in mixes if not self.reads_as_medium(s)])
         seed = self.rng.randrange(2**31)
 
         def read_as(kinds: dict[int, dict[str, float]]) -> Callable[[int], RoundModel]:
@@ -242,11 +235,7 @@ class ExpertBot(HardBot):
                 view, legal, me, post, read_as(kinds), also=[baseline], repeat=self.repeat
             )
             rows.append(values)
-        regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
-        top = min(range(len(options)), key=lambda i: (round(regret[i], 9), i))
-        if regret[top] + self.margin < regret[options.index(baseline)]:
-            return options[top]
-        return baseline
+        return least_regret(options, rows, baseline, self.margin)
 
     def _round_memo(self, view: PowwowView) -> Memo:
         """The likelihoods of this round's turns so far, kept while the round and the readings

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import replace
 
-from campfire.bots.search import Playout, evaluate
+from campfire.bots.search import Playout, evaluate, hypotheses, least_regret
 from campfire.games.wakatanka.actions import CALL, Action
 from campfire.games.wakatanka.bots.easy import easy_action
 from campfire.games.wakatanka.bots.hard import HardBot, public_move, standing, won_share
@@ -310,16 +310,7 @@ class ExpertBot(HardBot):
         tables = [others]
         if self.regret:
             doubted = [s for s, mix in others.items() if mix["medium"] < self.kind_trust]
-            tables = [
-                {
-                    s: {k: float(k == kind) for k in KINDS}
-                    if s in doubted and mix[kind] >= 0.1
-                    else mix
-                    for s, mix in others.items()
-                }
-                for kind in KINDS
-                if any(others[s][kind] >= 0.1 for s in doubted)
-            ] or [others]
+            tables = hypotheses(others, doubted)
         worlds = self.deal(view, mine)
         rows = []
         for kinds in tables:
@@ -331,8 +322,4 @@ class ExpertBot(HardBot):
                 fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
             )
             rows.append(evaluate(options, worlds, playout, self.rng, table.deal))
-        regret = [max(max(row) - row[i] for row in rows) for i in range(len(options))]
-        choice = min(range(len(options)), key=lambda i: (round(regret[i], 9), i))
-        if regret[options.index(fallback)] - regret[choice] < self.margin:
-            return fallback
-        return options[choice]
+        return least_regret(options, rows, fallback, self.margin)
