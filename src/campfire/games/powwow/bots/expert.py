@@ -152,6 +152,11 @@ class ExpertBot(HardBot):
     posterior (`mixed_belief`). It searches, playing the others as medium, only when every other
     active seat is read as medium; otherwise it plays medium's thresholds on the per-seat belief:
     the robust baseline, which costs little when a reading is wrong.
+
+    `read`: search there too, with the others played as read (`ReadTable`, each world played
+    `repeat` times), keeping the thresholds unless an option beats them by `margin`; with
+    `regret`, the minimax-regret choice over the kinds a doubted seat may be. Off by default:
+    neither beat the thresholds measurably (docs/bots.md).
     """
 
     def __init__(
