@@ -66,24 +66,26 @@ def test_easy_players_are_read_as_easy() -> None:
         assert kinds["easy"] > kinds["medium"], (seat, kinds)
 
 
+class CheckedEasy(EasyBot):
+    """Easy, checking each choice against `easy_action` with a twin of its coin."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.twin = random.Random(seed)
+        self.moves = 0
+
+    def choose(self, view: PowwowView, legal: Sequence[Action]) -> Action:
+        action = super().choose(view, legal)
+        assert easy_action(view, legal, self.twin) == action
+        self.moves += 1
+        return action
+
+
 def test_easy_action_is_what_easy_chooses() -> None:
     """The search plays a seat read as easy by `easy_action`: the very choices of `EasyBot`."""
-    state = GAME.new_state(4, {"tomahawks": True})
-    rng = random.Random(2)
-    bots = [EasyBot(s) for s in range(4)]
-    twins = [random.Random(s) for s in range(4)]
-    moves = 0
-    while not state.is_terminal:
-        seat = state.to_move
-        if seat is None:
-            state.apply(state.sample_chance(rng))
-            continue
-        view, legal = state.view(seat), state.legal_actions()
-        action = bots[seat].choose(view, legal)
-        assert easy_action(view, legal, twins[seat]) == action
-        state.apply(action)
-        moves += 1
-    assert moves > 20
+    bots = [CheckedEasy(s) for s in range(4)]
+    play(list(bots), 2, tomahawks=True)
+    assert sum(b.moves for b in bots) > 20
 
 
 def test_the_read_table_plays_each_seat_as_its_kind() -> None:
