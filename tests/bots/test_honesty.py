@@ -14,11 +14,17 @@ import pytest
 from campfire.bots import make_bot
 from campfire.games.powwow.bots import ExpertBot as PowwowExpert
 from campfire.games.powwow.bots import HardBot as PowwowHard
+from campfire.games.powwow.bots.duel import DuelBot
 from campfire.games.wakatanka.bots import ExpertBot as WakatankaExpert
 from campfire.games.wakatanka.bots import HardBot as WakatankaHard
 from campfire.kernel import Bot, State, get_game
 
-CASES = [("powwow", 4, {}), ("powwow", 3, {"tomahawks": True}), ("wakatanka", 4, {})]
+CASES = [
+    ("powwow", 4, {}),
+    ("powwow", 3, {"tomahawks": True}),
+    ("powwow", 2, {}),  # heads-up, where the equilibrium plays
+    ("wakatanka", 4, {}),
+]
 
 
 def positions(
@@ -72,9 +78,17 @@ def makers(name: str) -> dict[str, Maker]:
             return PowwowExpert(seed, budget=120, trust=0.0)  # search whatever the readings
         return WakatankaExpert(seed, worlds=4, horizon=4, trust=None)
 
+    def duelling_expert(seed: int) -> Bot:
+        expert = PowwowExpert(seed, budget=120, duel="always")
+        expert.duelist = DuelBot(seed, iterations=20)
+        return expert
+
     out = {level: level_maker(level) for level in game.bot_levels()}
     out["hard (small budget)"] = small_hard
     out["expert (small budget, searching)"] = small_expert
+    if name == "powwow":
+        out["heads-up equilibrium"] = lambda seed: DuelBot(seed, iterations=20)
+        out["expert (heads-up equilibrium)"] = duelling_expert
     return out
 
 
@@ -85,6 +99,7 @@ def test_choices_ignore_what_the_view_hides(
     game = get_game(name)
     differed = 0
     checked = 0
+    every = makers(name)
     for index, state in enumerate(positions(name, players, options, 8)):
         seat = state.to_move
         assert seat is not None
@@ -93,7 +108,7 @@ def test_choices_ignore_what_the_view_hides(
         assert twin.view(seat) == view  # the seat cannot tell the two apart
         assert twin.legal_actions() == state.legal_actions()
         differed += hidden(twin) != hidden(state)
-        for level, make in makers(name).items():
+        for level, make in every.items():
             if level in ("hard", "expert") and index % 4:
                 continue  # the full-budget bots on a few positions only: they take longer
             first = make(index).choose(view, state.legal_actions())
@@ -101,8 +116,9 @@ def test_choices_ignore_what_the_view_hides(
             assert first == second, (level, index)
             checked += 1
     assert differed >= 6  # the hidden part really was dealt differently
-    # random, easy, medium, small hard and small expert everywhere; hard and expert on two
-    assert checked == 8 * 5 + 2 * 2
+    # random, easy, medium, small hard and small expert (and in Pow Wow the heads-up bots)
+    # everywhere; hard and expert on two
+    assert checked == 8 * (len(every) - 2) + 2 * 2
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CASES)

@@ -16,6 +16,7 @@ from campfire.games.powwow.bots.belief import (
     likelihood,
     posterior,
 )
+from campfire.games.powwow.bots.duel import DuelBot
 from campfire.games.powwow.bots.easy import easy_action
 from campfire.games.powwow.bots.hard import HardBot, RoundModel
 from campfire.games.powwow.bots.legal import pick_legal
@@ -157,6 +158,9 @@ class ExpertBot(HardBot):
     `repeat` times), keeping the thresholds unless an option beats them by `margin`; with
     `regret`, the minimax-regret choice over the kinds a doubted seat may be. Off by default:
     neither beat the thresholds measurably (docs/bots.md).
+
+    `duel`: with two players left, play the equilibrium of the round (`duel.DuelBot`) where the
+    other does not read as medium (`duel="doubted"`) or always (`duel="always"`).
     """
 
     def __init__(
@@ -168,8 +172,13 @@ class ExpertBot(HardBot):
         regret: bool = False,
         margin: float = 0.02,
         repeat: int = 4,
+        duel: str | None = None,
     ) -> None:
         super().__init__(seed, budget)
+        if duel not in (None, "doubted", "always"):
+            raise ValueError(f"duel is 'doubted', 'always' or None, not {duel!r}")
+        self.duel = duel
+        self.duelist = DuelBot(self.rng.randrange(2**32)) if duel is not None else None
         self.trust = trust
         self.read = read
         self.regret = regret
@@ -188,6 +197,12 @@ class ExpertBot(HardBot):
         judged = self.judged[seat]
         return judged < 4 or self.matched[seat] / judged >= 0.6
 
+    def _duels(self, others: list[int]) -> bool:
+        """Whether to play the heads-up equilibrium (`duel`) against the one player left."""
+        if self.duelist is None or len(others) != 1:
+            return False
+        return self.duel == "always" or not self.reads_as_medium(others[0])
+
     def types(self, seat: int) -> dict[str, float]:
         """The posterior over the kinds of player `seat` is, from its record."""
         record = self.loglik.get(seat, {})
@@ -204,6 +219,12 @@ class ExpertBot(HardBot):
         if len(legal) == 1:
             return legal[0]
         others = [s for s in view.active if s != me]
+        if self._duels(others):
+            assert self.duelist is not None
+            mix = self.duelist.mix(view)
+            if mix is not None:
+                actions, weights = zip(*mix, strict=True)
+                return pick_legal(self.rng.choices(actions, weights=weights)[0], legal)
         post = mixed_belief(view, self.types, self._round_memo(view))
         if not all(self.reads_as_medium(s) for s in others):
             baseline = pick_legal(threshold_action(view, seat_odds(view, post)), legal)
