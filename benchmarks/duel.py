@@ -34,8 +34,8 @@ SEED = 2024
 DOC = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
 START, END = "<!-- duel table: start -->", "<!-- duel table: end -->"
 ABSTRACTIONS = (
-    (Duel(low=-10, high=30, cap=2), (50, 100, 200, 400)),
-    (Duel(low=-10, high=30, cap=3), (100, 400)),
+    (Duel(cap=2), (50, 100, 200, 400)),  # the one DuelBot plays
+    (Duel(cap=3), (100, 400)),
 )
 DUEL_BOT = "campfire.games.powwow.bots.duel:DuelBot"
 EXPLOITER = "benchmarks.duel:medium_exploiter"

@@ -37,11 +37,12 @@ _TOP = 100
 
 @dataclass(frozen=True, slots=True)
 class Duel:
-    """The abstraction: the guesses a player may make, and when medium takes over."""
+    """The abstraction: the guesses a player may make, and when medium takes over (by default
+    after two: the opening and its answer are the equilibrium's, solved in a third of a second)."""
 
     low: int = -15
     high: int = 35
-    cap: int = 3
+    cap: int = 2
     used: tuple[str, ...] = ()
 
     @property
@@ -438,7 +439,7 @@ class DuelBot:
     def __init__(
         self,
         seed: int | None = None,
-        duel: Duel = Duel(cap=2),
+        duel: Duel = Duel(),
         iterations: int = 200,
         solver: Callable[[Duel], Solved] | None = None,
     ) -> None:
