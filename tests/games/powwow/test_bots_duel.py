@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pytest
@@ -50,8 +51,9 @@ def test_a_best_response_gains_at_least_the_value(small: DuelGame) -> None:
         assert small.best_response(1, profile) >= -value - 1e-9
 
 
-def test_profiles_play_only_what_the_rules_allow(small: DuelGame) -> None:
-    for d, layer in enumerate(solve(small, 20)):
+@pytest.mark.parametrize("make", [lambda g: solve(g, 20), medium_profile])
+def test_profiles_play_only_what_the_rules_allow(small: DuelGame, make: Any) -> None:
+    for d, layer in enumerate(make(small)):
         assert np.allclose(layer.sum(axis=2), 1.0)
         assert not (layer * ~small.masks[d][:, None, :]).any()
         if d == 0:

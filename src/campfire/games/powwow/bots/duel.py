@@ -341,10 +341,10 @@ def medium_profile(game: DuelGame) -> list[Array]:
             guess = None if k < 0 else low + int(k)
             for seen in range(n):
                 nxt = game.medium_move(seen, guess)
-                if nxt is None or nxt > high:
+                if nxt is None or (nxt > high and guess is not None):
                     layer[i, seen, DISPUTE_ACTION] = 1.0
-                else:
-                    layer[i, seen, 1 + max(nxt, low) - low] = 1.0
+                else:  # an opening above the range opens at its top
+                    layer[i, seen, 1 + min(max(nxt, low), high) - low] = 1.0
         profile.append(layer)
     return profile
 
