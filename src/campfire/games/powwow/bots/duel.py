@@ -131,8 +131,7 @@ class DuelGame:
 
     def dispute_value(self, player: int, guess: int) -> Array:
         """Player 0's gain, per deal, when `player` disputes `guess`: the loser takes a buzzard."""
-        hold = self.holds[:, :, min(guess, _TOP) - self.duel.low]
-        return 1 - 2 * hold if player == 0 else 2 * hold - 1
+        return _dispute_gain(player, self.holds[:, :, min(guess, _TOP) - self.duel.low])
 
     def medium_move(self, seen: int, guess: int | None) -> int | None:
         """Medium's next guess for a player who sees `codes[seen]`, or None to dispute."""
@@ -176,8 +175,7 @@ class DuelGame:
         """(H, n, n): player 0's gain per deal when the actor at depth `d` disputes."""
         if d == 0:
             return np.zeros((1, *self.deal.shape))
-        hold = self.holds[:, :, self.last[d]].transpose(2, 0, 1)
-        return (1 - 2 * hold) if d % 2 == 0 else (2 * hold - 1)
+        return _dispute_gain(d % 2, self.holds[:, :, self.last[d]].transpose(2, 0, 1))
 
     def raise_values(self, d: int, below: Array | None) -> Array:
         """Player 0's gain per deal after each raise at depth `d`: (G, n, n) when the next layer
@@ -185,6 +183,11 @@ class DuelGame:
         if d + 1 == self.duel.cap:
             return self.leaf
         assert below is not None
+        return self.after_raises(d, below)
+
+    def after_raises(self, d: int, below: Array) -> Array:
+        """`below` (one row a history of depth d + 1) for each raise at depth `d`: (H, G, ...),
+        zero where the raise is not allowed."""
         child = self.children(d)
         out = below[np.clip(child, 0, None)]
         out[child < 0] = 0.0
@@ -291,10 +294,7 @@ class DuelGame:
             cf = self.weigh(player, weight, dispute, raises)
             if not leaf_layer:
                 assert below is not None
-                child = self.children(d)
-                deeper = below[np.clip(child, 0, None)]  # (H, G, x)
-                deeper[child < 0] = 0.0
-                cf[:, :, 1:] = deeper.transpose(0, 2, 1)
+                cf[:, :, 1:] = self.after_raises(d, below).transpose(0, 2, 1)  # (H, x, G)
             mask = self.masks[d][:, None, :]
             if d % 2 == player:
                 masked = np.where(mask, cf, -np.inf)
@@ -320,6 +320,11 @@ class DuelGame:
             for k in range(start, self.duel.guesses):
                 child[i, k] = self.index[d + 1][(*h, k)]
         return child
+
+
+def _dispute_gain(disputer: int, hold: Array) -> Array:
+    """Player 0's gain when `disputer` disputes a guess that holds with chance `hold`."""
+    return 1 - 2 * hold if disputer == 0 else 2 * hold - 1
 
 
 def strategy(regrets: Array, mask: npt.NDArray[np.bool_]) -> Array:
@@ -466,5 +471,10 @@ class DuelBot:
         mix = self.mix(view)
         if mix is None:
             return pick_legal(threshold_action(view, seat_odds(view)), legal)
-        actions, weights = zip(*mix, strict=True)
-        return pick_legal(self.rng.choices(actions, weights=weights)[0], legal)
+        return play(mix, legal, self.rng)
+
+
+def play(mix: list[tuple[Action, float]], legal: Sequence[Action], rng: random.Random) -> Action:
+    """One action drawn from `mix` with its chances."""
+    actions, weights = zip(*mix, strict=True)
+    return pick_legal(rng.choices(actions, weights=weights)[0], legal)

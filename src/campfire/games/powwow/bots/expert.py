@@ -16,7 +16,7 @@ from campfire.games.powwow.bots.belief import (
     likelihood,
     posterior,
 )
-from campfire.games.powwow.bots.duel import DuelBot
+from campfire.games.powwow.bots.duel import DuelBot, play
 from campfire.games.powwow.bots.easy import easy_action
 from campfire.games.powwow.bots.hard import HardBot, RoundModel
 from campfire.games.powwow.bots.legal import pick_legal
@@ -223,8 +223,7 @@ class ExpertBot(HardBot):
             assert self.duelist is not None
             mix = self.duelist.mix(view)
             if mix is not None:
-                actions, weights = zip(*mix, strict=True)
-                return pick_legal(self.rng.choices(actions, weights=weights)[0], legal)
+                return play(mix, legal, self.rng)
         post = mixed_belief(view, self.types, self._round_memo(view))
         if not all(self.reads_as_medium(s) for s in others):
             baseline = pick_legal(threshold_action(view, seat_odds(view, post)), legal)
