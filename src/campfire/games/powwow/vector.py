@@ -335,7 +335,7 @@ class PowwowBatch:
         at += N
         np.logical_not(self.active, out=out[:, at : at + N], casting="unsafe")
         at += N
-        out[:, at : at + N] = self.ready
+        out[:, at : at + N] = self.ready if self.tomahawks else 0.0  # off: no tomahawk at all
         at += N
         index = self.guess - (GUESS_MIN - 1)
         np.maximum(index, 0, out=index)
