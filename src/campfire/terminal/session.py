@@ -196,8 +196,25 @@ class Session:
         )
 
 
+#: third-person verbs of the engine's messages and the form that goes with "you"
+_SECOND_PERSON = {"has": "have", "is": "are", "was": "were", "wears": "wear", "owns": "own"}
+
+
 def to_you(message: str, seat: int) -> str:
-    """An engine message about `seat` said to the person sitting there: "you", not "seat 0"."""
+    """An engine message about `seat` said to the person sitting there: "you", not "seat 0",
+    with the verb agreeing ("you have", not "you has") and "your" for "their"."""
     message = re.sub(rf"\b[Ss]eat {seat}'s\b", "your", message)
+    message = re.sub(rf"\b[Ss]eat {seat} played their\b", "you played your", message)
     message = re.sub(rf"\b[Ss]eat {seat} played\b", "you played", message)
+    verbs = "|".join(_SECOND_PERSON)
+
+    def agree(m: re.Match[str]) -> str:
+        said = f"you{m[1] or ''} {_SECOND_PERSON[m[2]]}"
+        if m[3]:  # "... and wears": the second verb of the same clause
+            said += m[3][: -len(m[4])] + _SECOND_PERSON[m[4]]
+        return said
+
+    message = re.sub(
+        rf"\b[Ss]eat {seat}( already)? ({verbs})\b([^:;.]*?\band ({verbs})\b)?", agree, message
+    )
     return re.sub(rf"\b[Ss]eat {seat}\b", "you", message)
