@@ -30,7 +30,7 @@ def test_a_scripted_powwow_game_runs_to_the_end(campfire: Run) -> None:
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr
     out = result.stdout
-    assert "Pow Wow — seat 0: you, seat 1: bot" in out
+    assert "Pow Wow — seat 0: you, seat 1: random bot" in out
     assert "Round 1 begins" in out and "The total is" in out
     assert "Winner" in out and "game over" in out
     assert "Used pile" in out and "Stack:" in out  # the table is drawn
@@ -111,7 +111,7 @@ def test_hot_seat_shows_only_public_events(campfire: Run) -> None:
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "seat 0: person, seat 1: person, seat 2: bot" in out
+    assert "seat 0: person, seat 1: person, seat 2: random bot" in out
     assert "hand:" not in out.split("game over")[0].replace(
         "Your hand:", ""
     )  # no one's hand is told
@@ -132,7 +132,7 @@ def test_bots_option_can_seat_another_person(campfire: Run) -> None:
         stdin="\n".join(POWWOW_SCRIPT),
     )
     assert result.returncode == 0, result.stderr
-    assert "seat 0: person, seat 1: person, seat 2: bot" in result.stdout
+    assert "seat 0: person, seat 1: person, seat 2: random bot" in result.stdout
 
 
 def test_bad_arguments(campfire: Run) -> None:
@@ -143,3 +143,47 @@ def test_bad_arguments(campfire: Run) -> None:
     ]:
         result = campfire("play", "powwow", *args, stdin="quit\n")
         assert result.returncode == 2 and reason in result.stderr, result.stderr
+
+
+# --- the command line's polish ------------------------------------------------------------------
+def test_version(campfire: Run) -> None:
+    from campfire import __version__
+
+    result = campfire("--version")
+    assert result.returncode == 0 and result.stdout == f"campfire {__version__}\n"
+
+
+def test_bots_help_lists_every_level_and_the_header_names_each_bots_level(campfire: Run) -> None:
+    from campfire.kernel.registry import games, get_game
+
+    help_text = " ".join(campfire("play", "--help").stdout.split())
+    for name in games():
+        for level in get_game(name).bot_levels():
+            assert level in help_text, level
+    assert "human (another person at this keyboard)" in help_text
+    result = campfire(
+        "play", "powwow", "--players", "3", "--bots", "easy,medium", "--seed", "1", stdin=""
+    )
+    assert "Pow Wow — seat 0: you, seat 1: easy bot, seat 2: medium bot" in result.stdout
+
+
+def test_a_mistyped_command_gets_did_you_mean_and_a_bare_number_is_a_guess(campfire: Run) -> None:
+    script = ["gues 5", "disput", "tabel", "xyzzy", "7"]
+    result = campfire("play", "powwow", "--seed", "1", stdin="\n".join(script))
+    out = result.stdout
+    assert "✗ unknown command 'gues': did you mean 'guess'" in out
+    assert "did you mean 'dispute'?" in out and "did you mean 'table'?" in out
+    assert "✗ unknown command 'xyzzy' (help lists them)" in out
+    assert "You guess 7." in out
+
+
+def test_yes_no_words_are_accepted_for_a_yes_or_no_option(campfire: Run, tmp_path: Path) -> None:
+    for word, armed in [("yes", True), ("on", True), ("1", True), ("No", False), ("off", False)]:
+        saved = tmp_path / f"{word}.json"
+        result = campfire(
+            "play", "powwow", "--option", f"tomahawks={word}", stdin=f"save {saved}\n"
+        )
+        assert f"Saved to {saved}" in result.stdout, result.stderr
+        assert json.loads(saved.read_text())["options"]["tomahawks"] is armed
+    result = campfire("play", "powwow", "--option", "buzzards=yes", stdin="")
+    assert result.returncode == 2 and "option 'buzzards'" in result.stderr

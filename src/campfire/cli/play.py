@@ -16,6 +16,8 @@ from campfire.kernel.records import Record
 from campfire.terminal import Session
 
 HUMAN = "human"
+#: the bot levels both games offer, weakest first (a test checks them against the games')
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: seconds between bot moves at a terminal, long enough to read each one
 DEFAULT_PACE = 1.2
 
@@ -25,7 +27,11 @@ def play(
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
     seat: Annotated[list[int] | None, typer.Option(help="your seat (repeat for hot-seat)")] = None,
     bots: Annotated[
-        str, typer.Option(help="levels of the other seats, or one for all ('human' for hot-seat)")
+        str,
+        typer.Option(
+            help="levels of the other seats in seat order, or one for all: "
+            f"{', '.join(LEVELS)}, or {HUMAN} (another person at this keyboard)"
+        ),
     ] = "random",
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
@@ -52,7 +58,7 @@ def play(
             fail(f"cannot resume {resume}: {error}")
     else:
         try:
-            state = game.new_state(players, options_from(option))
+            state = game.new_state(players, options_from(option, game.default_options()))
         except OptionError as error:
             fail(str(error))
     n = state.players
@@ -66,11 +72,13 @@ def play(
     except ValueError as error:
         fail(str(error))
     seat_bots = {}
+    bot_levels = {}
     for s, level in zip(others, levels, strict=True):
         if level == HUMAN:
             humans.add(s)
         else:
             seat_bots[s] = make_bot(game, level, rng.randrange(2**32))
+            bot_levels[s] = level
     interactive = sys.stdin.isatty()
     if pace is None:
         pace = DEFAULT_PACE if interactive else 0.0
@@ -100,6 +108,7 @@ def play(
         interactive,
         terminal_commands(game),
         pace=pace,
+        levels=bot_levels,
     )
     raise SystemExit(session.run())
 
