@@ -187,3 +187,57 @@ def test_yes_no_words_are_accepted_for_a_yes_or_no_option(campfire: Run, tmp_pat
         assert json.loads(saved.read_text())["options"]["tomahawks"] is armed
     result = campfire("play", "powwow", "--option", "buzzards=yes", stdin="")
     assert result.returncode == 2 and "option 'buzzards'" in result.stderr
+
+
+# --- resuming: the same bots, and flags that contradict the record are refused ------------------
+def saved_against_medium(campfire: Run, tmp_path: Path) -> Path:
+    saved = tmp_path / "medium.json"
+    result = campfire(
+        "play", "powwow", "--players", "3", "--bots", "medium,hard", "--seed", "3",
+        "--option", "buzzards=2", stdin=f"guess 4\nsave {saved}\n",
+    )  # fmt: skip
+    assert f"Saved to {saved}" in result.stdout, result.stderr
+    return saved
+
+
+def test_a_record_keeps_the_bot_levels_and_resume_seats_the_same_bots(
+    campfire: Run, tmp_path: Path
+) -> None:
+    saved = saved_against_medium(campfire, tmp_path)
+    record = json.loads(saved.read_text())
+    assert record["seats"] == [
+        {"name": None, "bot": None},
+        {"name": None, "bot": "medium"},
+        {"name": None, "bot": "hard"},
+    ]
+    # the same flags again, or none at all: the record's bots sit down again
+    for flags in ([], ["--players", "3", "--option", "buzzards=2", "--bots", "medium,hard"]):
+        result = campfire("play", "powwow", "--resume", str(saved), *flags, stdin="")
+        assert result.returncode == 1, result.stderr  # input ended at seat 0's turn
+        assert "seat 0: you, seat 1: medium bot, seat 2: hard bot" in result.stdout
+
+
+def test_resume_refuses_flags_that_conflict_with_the_record(campfire: Run, tmp_path: Path) -> None:
+    saved = saved_against_medium(campfire, tmp_path)
+    for flags, reason in [
+        (["--players", "4"], f"--players 4 conflicts with {saved}, a game of 3 players"),
+        (["--option", "buzzards=3"], f"--option buzzards=3 conflicts with {saved}, played with"),
+        (["--option", "tomahawks=yes"], "--option tomahawks=true conflicts with"),
+        (["--option", "speed=1"], "unknown option 'speed'"),
+        (["--bots", "random"], "--bots random conflicts with the record's seats (seat 0: human,"),
+        (["--seat", "1"], "--seat 1 conflicts with the record, where people sat at 0"),
+    ]:
+        result = campfire("play", "powwow", "--resume", str(saved), *flags, stdin="")
+        assert result.returncode == 2, (flags, result.stdout[-500:])
+        assert result.stderr.startswith(f"campfire: {reason}"), result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    record = json.loads(saved.read_text())
+    record["seats"][2]["bot"] = "grandmaster"
+    saved.write_text(json.dumps(record))
+    result = campfire("play", "powwow", "--resume", str(saved), stdin="")
+    assert result.returncode == 2 and "bot of level 'grandmaster'" in result.stderr
+    record["seats"] = record["seats"][:2]
+    saved.write_text(json.dumps(record))
+    result = campfire("play", "powwow", "--resume", str(saved), stdin="")
+    assert result.returncode == 2
+    assert "'seats' lists 2 seats for 3 players" in result.stderr

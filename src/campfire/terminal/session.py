@@ -22,7 +22,7 @@ from rich.text import Text
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.events import Event
-from campfire.kernel.records import Record
+from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
 from campfire.kernel.text import UnknownCommand
 from campfire.terminal import messages as say
@@ -194,12 +194,22 @@ class Session:
             verb=verb, suggestions=say.OR.join(f"'{word}'" for word in near)
         )
 
+    def seats(self) -> list[SeatEntry] | None:
+        """The record's `seats`: a bot level where a bot plays (None when a bot's is unknown)."""
+        if any(s not in self.levels for s in self.bots):
+            return None
+        return [{"name": None, "bot": self.levels.get(s)} for s in range(self.state.players)]
+
+    def record(self) -> Record:
+        """The game so far as a record, with who sits where."""
+        return Record.of(self.state, self.seats())
+
     def save(self, args: list[str]) -> None:
         if len(args) != 1:
             self.error(say.SAVE_USAGE)
             return
         try:
-            Record.of(self.state).save(args[0])
+            self.record().save(args[0])
         except OSError as error:
             self.error(say.CANNOT_SAVE.format(path=args[0], reason=error.strerror))
             return
