@@ -71,7 +71,7 @@ def opponent(
         make_bot(game, spec)  # ValueError naming the levels
         levels = game.bot_levels()
         return Opponent(spec, factory=levels[spec])
-    if callable(getattr(spec, "choose", None)):
+    if not isinstance(spec, type) and callable(getattr(spec, "choose", None)):
         bot: Bot = spec
         return Opponent(type(spec).__name__, factory=lambda seed: bot)
     if callable(spec):
