@@ -221,7 +221,7 @@ def vector_run(
     are logged either way; `records` also turns them into format-1 JSON at every call."""
     from campfire.envs.vector import VectorEnv
 
-    env = VectorEnv(name, num_envs=num_envs, players=players, seed=0, engine=engine)
+    env = VectorEnv(name, num_envs=num_envs, players=players, engine=engine)
     _, info = env.reset(seed=0)
     generator = np.random.default_rng(0)
     state = {"mask": info["action_mask"]}
