@@ -5,6 +5,7 @@ nothing of itself (Pow Wow's tomahawks, in every option combination)."""
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import json
 import random
@@ -46,13 +47,14 @@ def test_pettingzoo_observes_every_agent_by_its_own_view_only(case: Case) -> Non
     """At every step of a game played through the environment, every agent's observation (its
     mask included), and the spectator's rendering, survive a re-deal of what it cannot see."""
     name, players, options = case
-    env = CampfireAECEnv(name, players, render_mode="ansi", **options)
+    maker = importlib.import_module(f"campfire.envs.{name}_v0")
+    env = maker.env(players, render_mode="ansi", **options)  # as a researcher makes it
     other = CampfireAECEnv(name, players, render_mode="ansi", **options)
     env.reset(seed=11)
     rng = random.Random(11)
     tally = Tally()
     for step in range(120):
-        state = env.state_now
+        state = env.unwrapped.state_now
         if state.to_move is None:
             break
         for seat, agent in enumerate(env.possible_agents):
