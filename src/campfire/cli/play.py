@@ -74,7 +74,9 @@ def play(
     interactive = sys.stdin.isatty()
     if pace is None:
         pace = DEFAULT_PACE if interactive else 0.0
-    console = Console(highlight=False, soft_wrap=True)  # narration wraps itself between words
+    # at a terminal every line wraps between words at its width (Rich measures it each time,
+    # so a resized window is followed); into a pipe or file lines are left whole
+    console = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
     def read_line(prompt: str) -> str | None:
         if interactive:

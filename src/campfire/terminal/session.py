@@ -26,6 +26,7 @@ from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
 from campfire.kernel.text import UnknownCommand
 from campfire.terminal import messages as say
+from campfire.terminal.layout import layout
 from campfire.terminal.messages import GENERAL_HELP
 
 __all__ = ["GENERAL_HELP", "Command", "Session", "to_you"]
@@ -144,12 +145,10 @@ class Session:
                 view = state.view(seat)
                 extra = "\n".join(help_line for help_line, _ in self.commands.values())
                 text = "\n".join(filter(None, [self.game.text.help(view), extra, GENERAL_HELP]))
-                self.console.print(text, highlight=False, markup=False)
+                self.console.print(layout(text), highlight=False)
                 continue
             if verb == "rules":
-                self.console.print(
-                    self.game.text.rules(state.view(seat)), highlight=False, markup=False
-                )
+                self.console.print(layout(self.game.text.rules(state.view(seat))), highlight=False)
                 continue
             if verb == "quit":
                 self.console.print(say.LEFT)

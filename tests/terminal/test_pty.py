@@ -1,0 +1,96 @@
+"""`campfire play` at a real (pseudo-)terminal, seen through a terminal emulator: what a person
+sees, scroll-back included, with keys typed the way people type them."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from campfire.games.powwow.text import HELP, RULES
+from campfire.kernel import RandomBot, Record, State, get_game
+from campfire.terminal.messages import GENERAL_HELP
+from tests.terminal.pty_terminal import Terminal
+
+
+@pytest.fixture
+def terminals(tmp_path: Path) -> Iterator[list[Terminal]]:
+    """Terminals started in a test's own folder, all closed at its end."""
+    opened: list[Terminal] = []
+    yield opened
+    for terminal in opened:
+        terminal.close()
+
+
+def start(terminals: list[Terminal], cwd: Path, *args: str, **size: Any) -> Terminal:
+    terminal = Terminal(*args, cwd=cwd, **size)
+    terminals.append(terminal)
+    return terminal
+
+
+def used_pile_line(state: State[Any, Any]) -> str:
+    """Seat 0's used pile line as it is drawn, on one line however long."""
+    console = Console(file=io.StringIO(), width=1000, color_system=None)
+    console.print(state.game.text.render(state.view(0)))
+    out: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return next(line for line in out.splitlines() if line.startswith("Used pile ("))
+
+
+def cut_by(line: str, width: int) -> bool:
+    """Would a terminal `width` wide, wrapping `line` itself, cut a word of it in two?"""
+    return any(line[at - 1] != " " != line[at] for at in range(width, len(line), width))
+
+
+def long_used_pile(path: Path) -> State[Any, Any]:
+    """A Pow Wow game saved at seat 0's turn with a used pile so long that a terminal 120 or 60
+    columns wide cuts a feather in two when it wraps the line itself (the first such position
+    of the first game, by seed, that has one)."""
+    for seed in range(100):
+        state: State[Any, Any] = get_game("powwow").new_state(4, {"buzzards": 10})
+        rng, bot = random.Random(seed), RandomBot(seed)
+        while not state.is_terminal:
+            if state.to_move == 0:
+                line = used_pile_line(state)
+                if cut_by(line, 120) and cut_by(line, 60):
+                    Record.of(state).save(path)
+                    return state
+            if state.to_move is None:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(bot.choose(state.view(state.to_move), state.legal_actions()))
+    raise AssertionError("no game with a used pile that long")
+
+
+@pytest.mark.parametrize("columns", [120, 60])
+def test_every_line_wraps_between_words_at_the_terminals_width(
+    terminals: list[Terminal], tmp_path: Path, columns: int
+) -> None:
+    saved = tmp_path / "long.json"
+    state = long_used_pile(saved)
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--resume", str(saved), "--bots", "random",
+        columns=columns, rows=15,
+    )  # fmt: skip
+    game.expect("seat 0 > ")
+    for command in ("help", "rules", "table"):
+        game.type(f"{command}\r")
+        game.expect("seat 0 > ")
+    lines = game.lines()
+    assert all(len(line) <= columns for line in lines)
+    words = {word for line in lines for word in line.split()}
+    for text in (HELP, RULES, GENERAL_HELP, "Pow Wow — seat 0: you, seat 1: random bot"):
+        split = [word for word in text.split() if word not in words]
+        assert not split, f"split at {columns} columns: {split}"
+    # the used pile, drawn twice (on the turn and by 'table'), each feather whole
+    used = sorted({"max0": "max=0"}.get(f, f) for f in state.view(0).used)
+    piles = [i for i, line in enumerate(lines) if line.startswith("Used pile (")]
+    assert len(piles) == 2
+    for at in piles:
+        end = next(i for i in range(at, len(lines)) if lines[i].startswith("Stack:"))
+        shown = " ".join(lines[at:end]).split(":", 1)[1].split()
+        assert sorted(shown) == used, (columns, lines[at:end])
