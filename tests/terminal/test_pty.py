@@ -94,3 +94,22 @@ def test_every_line_wraps_between_words_at_the_terminals_width(
         end = next(i for i in range(at, len(lines)) if lines[i].startswith("Stack:"))
         shown = " ".join(lines[at:end]).split(":", 1)[1].split()
         assert sorted(shown) == used, (columns, lines[at:end])
+
+
+def test_commands_typed_ahead_are_never_played_on_a_position_not_shown(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--bots", "medium", "--seed", "3", "--pace", "0"
+    )
+    game.expect("seat 0 > ")
+    game.type("guess 10\rdispute\r")  # at once: the dispute is typed before the bots guess
+    game.expect("You guess 10.")
+    shown = game.expect("seat 0 > ")
+    assert "Standing guess: 13" in shown  # the position the bots left
+    assert "Ignored 'dispute', typed before this table was shown" in shown
+    game.type("table\r")  # whatever was queued would have been played by now
+    game.expect("seat 0 > ")
+    assert "You dispute" not in game.text
+    game.type("dispute\r")  # typed once the table is shown: played
+    game.expect("You dispute seat 3's guess of 13!")

@@ -273,3 +273,12 @@ def test_hot_seat_without_a_terminal_marks_each_hand_over_without_waiting() -> N
     first, second = screen.text.split("─ seat 1 ─")
     assert "0 (you)" in first and "1 (you)" not in first  # each sees the table as its own seat
     assert "1 (you)" in second and "0 (you)" not in second
+
+
+def test_lines_typed_before_the_table_was_shown_are_shown_and_not_played() -> None:
+    session, screen = powwow_session(["guess 4"])
+    queued = [["dispute", "guess 9"]]
+    session.typed_ahead = lambda: queued.pop() if queued else []
+    assert session.human_turn(0) is None
+    assert "Ignored 'dispute' and 'guess 9', typed before this table was shown" in screen.text
+    assert session.state.view(None).guess == 4  # only what was typed at the prompt played

@@ -16,6 +16,7 @@ from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
 from campfire.terminal import Session
+from campfire.terminal.keyboard import typed_ahead
 
 HUMAN = "human"
 #: the bot levels both games offer, weakest first (a test checks them against the games')
@@ -103,6 +104,7 @@ def play(
         terminal_commands(game),
         pace=pace,
         levels=bot_levels,
+        typed_ahead=(lambda: typed_ahead(sys.stdin.fileno())) if interactive else None,
     )
     raise SystemExit(session.run())
 

@@ -35,3 +35,7 @@ WINNER = "[bold]Winner: {names}[/]"
 WINNERS = "[bold]Winners: {names}[/]"
 AND = " and "
 SEAT = "seat {seat}"
+TYPED_AHEAD = (
+    "[yellow]Ignored {typed}, typed before this table was shown: type it again if you still"
+    " mean it.[/]"
+)

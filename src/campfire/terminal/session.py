@@ -49,6 +49,7 @@ class Session:
         pace: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
         levels: Mapping[int, str] | None = None,
+        typed_ahead: Callable[[], list[str]] | None = None,
     ) -> None:
         self.state = state
         self.game = state.game
@@ -62,6 +63,8 @@ class Session:
         self.pace = pace  # seconds to wait after each bot move, so it can be read
         self.sleep = sleep
         self.levels = dict(levels or {})  # the level of each bot, by seat, where it is known
+        # takes the lines typed before the screen showed what they would answer off the input
+        self.typed_ahead = typed_ahead or (lambda: [])
         self._shown_to: int | None = None
 
     # --- narration -------------------------------------------------------------------------
@@ -131,6 +134,7 @@ class Session:
         """Read commands until `seat` has acted; an exit status if the person leaves."""
         self.hand_over(seat)
         self.show_table(seat)
+        self.ignore_typed_ahead()
         state = self.state
         while True:
             line = self.read_line(say.PROMPT.format(seat=seat))
@@ -173,6 +177,13 @@ class Session:
                 continue
             self.tell(events)
             return None
+
+    def ignore_typed_ahead(self) -> None:
+        """Lines typed before this position was shown are not played: say so, show them."""
+        lines = self.typed_ahead()
+        if lines:
+            typed = say.AND.join(f"'{line}'" for line in lines)
+            self.console.print(say.TYPED_AHEAD.format(typed=escape(typed)), highlight=False)
 
     def error(self, message: str) -> None:
         """A refusal: a red cross and the reason, the text printed as it is."""
