@@ -4,6 +4,7 @@ sees, scroll-back included, with keys typed the way people type them."""
 from __future__ import annotations
 
 import io
+import re
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -113,3 +114,31 @@ def test_commands_typed_ahead_are_never_played_on_a_position_not_shown(
     assert "You dispute" not in game.text
     game.type("dispute\r")  # typed once the table is shown: played
     game.expect("You dispute seat 3's guess of 13!")
+
+
+def test_the_hot_seat_leaves_nothing_of_the_last_seats_table_to_scroll_back_to(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--players", "3", "--seat", "0", "--seat", "1",
+        "--seed", "5", "--pace", "0", columns=80, rows=10,
+    )  # fmt: skip
+    game.expect("Pass the keyboard to seat 0")
+    game.type("\r")
+    game.expect("seat 0 > ")
+    seat_1_seen = re.compile(r"^(▶ )?1 (?!\(you\))")  # seat 1's row, as another seat sees it
+    for _ in range(3):  # seat 0's table drawn again and again: it scrolls up out of sight
+        game.type("table\r")
+        game.expect("seat 0 > ")
+    history = game.lines()[: -game.rows]
+    assert any(seat_1_seen.match(line) for line in history)  # seat 1's feather, scrolled up
+    game.type("guess 3\r")
+    game.expect("Pass the keyboard to seat 1")
+    assert not any("0 (you)" in line or seat_1_seen.match(line) for line in game.lines())
+    game.type("guess 7\r")  # typed at the pass screen, before seat 1's table is shown
+    game.expect("seat 1 > ")
+    lines = game.lines()
+    assert not any("0 (you)" in line or seat_1_seen.match(line) for line in lines), lines
+    assert any(re.match(r"^(▶ )?1 \(you\) +▒▒", line) for line in lines)  # hidden from seat 1
+    assert "Ignored 'guess 7', typed before this table was shown" in game.text
+    assert "You guess 7" not in game.text and "Seat 1 guesses 7" not in game.text

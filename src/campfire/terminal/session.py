@@ -31,6 +31,9 @@ from campfire.terminal.messages import GENERAL_HELP
 
 __all__ = ["GENERAL_HELP", "Command", "Session", "to_you"]
 
+#: ECMA-48 "erase in display" 3: the terminal forgets its scroll-back (xterm, VTE, tmux, ...)
+ERASE_SCROLLBACK = "\x1b[3J"
+
 #: extra commands a caller may add: name -> (help line, handler(session, seat, args) -> None)
 Command = tuple[str, Callable[["Session", int, list[str]], None]]
 
@@ -121,14 +124,29 @@ class Session:
         return say.ROLE_YOU if len(self.humans) == 1 else say.ROLE_PERSON
 
     def hand_over(self, seat: int) -> None:
+        """Several people at one keyboard: wipe the screen and its scroll-back (which showed
+        the last seat's table, and so the next seat's own feathers), then wait for the next."""
         if len(self.humans) < 2 or self._shown_to == seat:
             return
         if self.interactive:
-            self.console.clear()
-            self.console.input(say.PASS_KEYBOARD.format(seat=seat))
-            self.console.clear()
+            self.wipe()
+            typed = self.console.input(say.PASS_KEYBOARD.format(seat=seat))
+            self.wipe()
+            if typed.strip():  # typed before this seat's table was shown: not played
+                self.console.print(
+                    say.TYPED_AHEAD.format(typed=escape(f"'{typed.strip()}'")), highlight=False
+                )
         self.console.print(Rule(say.SEAT_RULE.format(seat=seat)))
         self._shown_to = seat
+
+    def wipe(self) -> None:
+        """Clear the screen and, at a terminal, the scroll-back too: nothing of it is left to
+        scroll back to (the screen first, as some terminals keep a cleared screen in the
+        scroll-back)."""
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write(ERASE_SCROLLBACK)
+            self.console.file.flush()
 
     def human_turn(self, seat: int) -> int | None:
         """Read commands until `seat` has acted; an exit status if the person leaves."""
