@@ -4,8 +4,8 @@ sees, scroll-back included, with keys typed the way people type them."""
 from __future__ import annotations
 
 import io
-import re
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
