@@ -142,3 +142,103 @@ def test_the_hot_seat_leaves_nothing_of_the_last_seats_table_to_scroll_back_to(
     assert any(re.match(r"^(▶ )?1 \(you\) +▒▒", line) for line in lines)  # hidden from seat 1
     assert "Ignored 'guess 7', typed before this table was shown" in game.text
     assert "You guess 7" not in game.text and "Seat 1 guesses 7" not in game.text
+
+
+# --- never lose a game --------------------------------------------------------------------------
+def saved_file(folder: Path) -> Path:
+    (path,) = folder.glob("campfire-powwow-*.json")
+    return path
+
+
+def test_ctrl_c_at_the_prompt_leaves_with_the_game_saved_and_named(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--seed", "1", "--pace", "0", columns=250
+    )  # wide enough for the file's whole name on one line
+    game.expect("seat 0 > ")
+    game.type("guess 5\r")
+    game.expect("seat 0 > ")
+    game.type("\x03")
+    game.expect("Interrupted: you left the game.")
+    assert game.wait() == 130
+    path = saved_file(tmp_path)
+    assert f"The game is saved in {path}: resume it with" in " ".join(game.text.split())
+    assert {"player": 0, "action": "guess", "value": 5} in Record.load(path).moves
+    assert Record.load(path).replay().to_move == 0
+
+
+def test_ctrl_c_while_the_bots_play_saves_the_game_up_to_the_last_whole_move(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(terminals, tmp_path, "play", "powwow", "--seed", "1", "--pace", "30")
+    game.expect("seat 0 > ")
+    game.type("guess 5\r")
+    game.expect("Seat 1 guesses")  # then the bots wait 30 s a move
+    game.type("\x03")
+    game.expect("Interrupted")
+    assert game.wait() == 130
+    record = Record.load(saved_file(tmp_path))
+    assert record.moves[-1]["player"] == 1  # seat 1's guess, the last move made
+    assert record.replay().to_move == 2
+
+
+def test_ctrl_d_at_the_prompt_leaves_with_the_game_saved(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(terminals, tmp_path, "play", "powwow", "--seed", "1", "--pace", "0")
+    game.expect("seat 0 > ")
+    game.type("guess 5\r")
+    game.expect("seat 0 > ")
+    game.type("\x04")
+    game.expect("You left the game.")
+    assert game.wait() == 0
+    game.expect("The game is saved in")
+    assert Record.load(saved_file(tmp_path)).replay().to_move == 0
+
+
+def test_the_finished_game_waits_to_be_saved_and_record_writes_every_move(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    kept = tmp_path / "kept.json"
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--players", "2", "--option", "buzzards=1",
+        "--seed", "1", "--pace", "0", "--record", str(kept),
+    )  # fmt: skip
+    game.expect("seat 0 > ")
+    game.type("guess 30\r")
+    game.expect("seat 0 > ")
+    # written as the game goes: the guess and the bot's answer are in the file already
+    assert Record.load(kept).moves[-2:] == [
+        {"player": 0, "action": "guess", "value": 30},
+        {"player": 1, "action": "guess", "value": 185},
+    ]
+    game.type("dispute\r")
+    game.expect("game over > ")  # the program waits
+    assert Record.load(kept).replay().is_terminal
+    game.type("sav\r")
+    game.expect("did you mean 'save'?")
+    game.type(f"save {tmp_path / 'end.json'}\r")
+    game.expect(f"Saved to {tmp_path / 'end.json'}")
+    assert Record.load(tmp_path / "end.json").replay().winners() == [0]
+    game.type("quit\r")
+    game.expect("Goodbye.")
+    assert game.wait() == 0
+    assert not list(tmp_path.glob("campfire-*.json"))  # saved already: nothing more to keep
+
+
+def test_interrupting_a_recorded_game_names_the_record_and_writes_no_other_file(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    kept = tmp_path / "kept.json"
+    game = start(
+        terminals, tmp_path, "play", "wakatanka", "--seed", "2", "--pace", "0",
+        "--record", str(kept), columns=250,
+    )  # fmt: skip
+    game.expect("seat 0 > ")
+    game.type("\x03")
+    game.expect("Interrupted")
+    assert game.wait() == 130
+    assert f"The game is saved in {kept}" in " ".join(game.text.split())
+    assert Record.load(kept).replay().to_move == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]

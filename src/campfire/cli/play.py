@@ -17,6 +17,7 @@ from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
 from campfire.terminal import Session
 from campfire.terminal.keyboard import typed_ahead
+from campfire.terminal.session import save_whole
 
 HUMAN = "human"
 #: the bot levels both games offer, weakest first (a test checks them against the games')
@@ -40,6 +41,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     resume: Annotated[str | None, typer.Option(help="continue a saved game record")] = None,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE", help="write the game's record to FILE after every move and at the end"
+        ),
+    ] = None,
     pace: Annotated[
         float | None,
         typer.Option(
@@ -105,7 +112,13 @@ def play(
         pace=pace,
         levels=bot_levels,
         typed_ahead=(lambda: typed_ahead(sys.stdin.fileno())) if interactive else None,
+        record_to=record,
     )
+    if record is not None:
+        try:
+            save_whole(session.record(), record)  # now, so that a bad FILE stops us at once
+        except OSError as error:
+            fail(f"cannot write the record to {record}: {error.strerror}")
     raise SystemExit(session.run())
 
 
