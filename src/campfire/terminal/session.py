@@ -7,6 +7,7 @@ events only, and hands over between them so nobody sees what they may not.
 
 from __future__ import annotations
 
+import difflib
 import random
 import re
 import time
@@ -21,15 +22,13 @@ from rich.text import Text
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.events import Event
-from campfire.kernel.records import Record
+from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
+from campfire.kernel.text import UnknownCommand
+from campfire.terminal import messages as say
+from campfire.terminal.messages import GENERAL_HELP
 
-GENERAL_HELP = """\
-table              draw the table again
-rules              the rules in short, and what the table's symbols mean
-save FILE          save the game so far as a record (replay or resume it later)
-help               this list
-quit               leave the game"""
+__all__ = ["GENERAL_HELP", "Command", "Session", "to_you"]
 
 #: extra commands a caller may add: name -> (help line, handler(session, seat, args) -> None)
 Command = tuple[str, Callable[["Session", int, list[str]], None]]
@@ -48,6 +47,7 @@ class Session:
         commands: Mapping[str, Command] | None = None,
         pace: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        levels: Mapping[int, str] | None = None,
     ) -> None:
         self.state = state
         self.game = state.game
@@ -60,6 +60,7 @@ class Session:
         self.commands = dict(commands or {})
         self.pace = pace  # seconds to wait after each bot move, so it can be read
         self.sleep = sleep
+        self.levels = dict(levels or {})  # the level of each bot, by seat, where it is known
         self._shown_to: int | None = None
 
     # --- narration -------------------------------------------------------------------------
@@ -85,9 +86,13 @@ class Session:
 
     # --- the game loop ---------------------------------------------------------------------
     def run(self) -> int:
-        names = ", ".join(f"seat {s}: {self.role(s)}" for s in range(self.state.players))
-        self.console.print(Rule(f"{self.game.title} — {names}"))
-        self.console.print("Type 'help' for the commands.", highlight=False)
+        names = ", ".join(
+            say.SEAT_ROLE.format(seat=s, role=self.role(s)) for s in range(self.state.players)
+        )
+        self.console.print(Rule())
+        header = Text(say.HEADER.format(title=self.game.title, seats=names), style="bold")
+        self.console.print(header, highlight=False)
+        self.console.print(say.TYPE_HELP, highlight=False)
         state = self.state
         while not state.is_terminal:
             seat = state.to_move
@@ -107,19 +112,18 @@ class Session:
 
     def role(self, seat: int) -> str:
         if seat not in self.humans:
-            return "bot"
-        return "you" if len(self.humans) == 1 else "person"
+            level = self.levels.get(seat)
+            return say.ROLE_BOT_LEVEL.format(level=level) if level else say.ROLE_BOT
+        return say.ROLE_YOU if len(self.humans) == 1 else say.ROLE_PERSON
 
     def hand_over(self, seat: int) -> None:
         if len(self.humans) < 2 or self._shown_to == seat:
             return
         if self.interactive:
             self.console.clear()
-            self.console.input(
-                f"[bold]Seat {seat}'s turn.[/] Pass the keyboard to seat {seat}, then press Enter. "
-            )
+            self.console.input(say.PASS_KEYBOARD.format(seat=seat))
             self.console.clear()
-        self.console.print(Rule(f"seat {seat}"))
+        self.console.print(Rule(say.SEAT_RULE.format(seat=seat)))
         self._shown_to = seat
 
     def human_turn(self, seat: int) -> int | None:
@@ -128,11 +132,9 @@ class Session:
         self.show_table(seat)
         state = self.state
         while True:
-            line = self.read_line(f"seat {seat} > ")
+            line = self.read_line(say.PROMPT.format(seat=seat))
             if line is None:
-                self.console.print(
-                    "Input ended before the game did; save it next time with 'save FILE'."
-                )
+                self.console.print(say.INPUT_ENDED)
                 return 1
             words = line.split()
             if not words:
@@ -150,7 +152,7 @@ class Session:
                 )
                 continue
             if verb == "quit":
-                self.console.print("You left the game.")
+                self.console.print(say.LEFT)
                 return 0
             if verb == "table":
                 self.show_table(seat)
@@ -164,40 +166,85 @@ class Session:
             try:
                 action = self.game.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
+            except UnknownCommand as error:
+                self.error(self.unknown(error.verb, seat) or str(error))
+                continue
             except (ValueError, IllegalAction) as error:
-                told = to_you(str(error), seat) if len(self.humans) == 1 else str(error)
-                self.console.print(f"[red]✗[/] {escape(told)}", highlight=False)
+                self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
                 continue
             self.tell(events)
             return None
 
+    def error(self, message: str) -> None:
+        """A refusal: a red cross and the reason, the text printed as it is."""
+        self.console.print(say.ERROR.format(message=escape(message)), highlight=False)
+
+    def verbs(self, seat: int) -> list[str]:
+        """Every command name this table knows: the game's (from its help), the extras, ours."""
+        lines = [self.game.text.help(self.state.view(seat)), GENERAL_HELP]
+        words = [line.split()[0] for text in lines for line in text.splitlines() if line.strip()]
+        return [*dict.fromkeys([*words, *self.commands])]
+
+    def unknown(self, verb: str, seat: int) -> str | None:
+        """'did you mean' the nearest commands to a mistyped one, if any is near."""
+        near = difflib.get_close_matches(verb, self.verbs(seat), n=2)
+        if not near:
+            return None
+        return say.DID_YOU_MEAN.format(
+            verb=verb, suggestions=say.OR.join(f"'{word}'" for word in near)
+        )
+
+    def seats(self) -> list[SeatEntry] | None:
+        """The record's `seats`: a bot level where a bot plays (None when a bot's is unknown)."""
+        if any(s not in self.levels for s in self.bots):
+            return None
+        return [{"name": None, "bot": self.levels.get(s)} for s in range(self.state.players)]
+
+    def record(self) -> Record:
+        """The game so far as a record, with who sits where."""
+        return Record.of(self.state, self.seats())
+
     def save(self, args: list[str]) -> None:
         if len(args) != 1:
-            self.console.print("[red]✗[/] write 'save FILE'")
+            self.error(say.SAVE_USAGE)
             return
         try:
-            Record.of(self.state).save(args[0])
+            self.record().save(args[0])
         except OSError as error:
-            self.console.print(f"[red]✗[/] cannot save to {escape(args[0])}: {error.strerror}")
+            self.error(say.CANNOT_SAVE.format(path=args[0], reason=error.strerror))
             return
-        self.console.print(
-            f"Saved to {args[0]} (resume with --resume {args[0]}).", highlight=False, markup=False
-        )
+        self.console.print(say.SAVED.format(path=args[0]), highlight=False, markup=False)
 
     def finish(self) -> None:
         state = self.state
         seat = self.audience
-        self.console.print(Rule("game over"))
+        self.console.print(Rule(say.GAME_OVER))
         self.console.print(self.game.text.render(state.view(seat)))
         winners = state.winners()
-        said = " and ".join("you" if s == seat else f"seat {s}" for s in winners)
-        self.console.print(
-            f"[bold]Winner{'s' if len(winners) > 1 else ''}: {said}[/]", highlight=False
-        )
+        said = say.AND.join(say.ROLE_YOU if s == seat else say.SEAT.format(seat=s) for s in winners)
+        line = say.WINNERS if len(winners) > 1 else say.WINNER
+        self.console.print(line.format(names=said), highlight=False)
+
+
+#: third-person verbs of the engine's messages and the form that goes with "you"
+_SECOND_PERSON = {"has": "have", "is": "are", "was": "were", "wears": "wear", "owns": "own"}
 
 
 def to_you(message: str, seat: int) -> str:
-    """An engine message about `seat` said to the person sitting there: "you", not "seat 0"."""
+    """An engine message about `seat` said to the person sitting there: "you", not "seat 0",
+    with the verb agreeing ("you have", not "you has") and "your" for "their"."""
     message = re.sub(rf"\b[Ss]eat {seat}'s\b", "your", message)
+    message = re.sub(rf"\b[Ss]eat {seat} played their\b", "you played your", message)
     message = re.sub(rf"\b[Ss]eat {seat} played\b", "you played", message)
+    verbs = "|".join(_SECOND_PERSON)
+
+    def agree(m: re.Match[str]) -> str:
+        said = f"you{m[1] or ''} {_SECOND_PERSON[m[2]]}"
+        if m[3]:  # "... and wears": the second verb of the same clause
+            said += m[3][: -len(m[4])] + _SECOND_PERSON[m[4]]
+        return said
+
+    message = re.sub(
+        rf"\b[Ss]eat {seat}( already)? ({verbs})\b([^:;.]*?\band ({verbs})\b)?", agree, message
+    )
     return re.sub(rf"\b[Ss]eat {seat}\b", "you", message)

@@ -358,7 +358,7 @@ class PowwowBatch:
         at += N
         np.logical_not(rows_of(self.active), out=out[:, at : at + N], casting="unsafe")
         at += N
-        out[:, at : at + N] = rows_of(self.ready)
+        out[:, at : at + N] = rows_of(self.ready) if self.tomahawks else 0.0  # off: no tomahawk
         at += N
         index = rows_of(self.guess) - (GUESS_MIN - 1)
         np.maximum(index, 0, out=index)

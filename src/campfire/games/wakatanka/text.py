@@ -12,6 +12,7 @@ from rich.text import Text
 from campfire.games.wakatanka.actions import ACCEPT, CALL, Action, Call, Play, Spell
 from campfire.games.wakatanka.cards import CARDS, TILES
 from campfire.games.wakatanka.view import WakatankaView
+from campfire.kernel.text import UnknownCommand
 
 if TYPE_CHECKING:
     from campfire.games.wakatanka.game import Wakatanka
@@ -92,7 +93,7 @@ class WakatankaText:
             if args:
                 raise ValueError(f"'{verb}' takes nothing after it")
             return CALL if verb.startswith("c") else ACCEPT
-        raise ValueError(f"unknown command '{verb}' (help lists them)")
+        raise UnknownCommand(verb)
 
     def command(self, action: Action) -> str:
         if isinstance(action, Play):
