@@ -182,9 +182,7 @@ class WakatankaBatch:
         out = np.empty((B, NUM_ACTIONS), np.int8)
         held = self.hands.reshape(-1, _KINDS).take(self.rows * self.players + self.turn, axis=0)
         plays = out[:, : _TILES * _KINDS].reshape(B, _TILES, _KINDS)  # a view: written in place
-        np.logical_and(
-            _NEXT_TO.take(self.marker, axis=0)[:, :, None], held[:, None, :], out=plays
-        )
+        np.logical_and(_NEXT_TO.take(self.marker, axis=0)[:, :, None], held[:, None, :], out=plays)
         out[:, CALL_INDEX] = self.last_seat >= 0
         np.greater(self.sizes, 0, out=out[:, SPELL_BASE : SPELL_BASE + _TILES])
         out[:, ACCEPT_INDEX] = 0
