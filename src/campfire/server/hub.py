@@ -36,6 +36,7 @@ from campfire.kernel import (
     get_game,
 )
 from campfire.kernel.records import entry_to_json
+from campfire.server.admission import admit
 from campfire.server.bus import Bus
 from campfire.server.chat import TableChat, chat_message
 from campfire.server.clock import TurnClock
@@ -69,8 +70,6 @@ from campfire.server.writer import Writer
 log = logging.getLogger("campfire.server")
 T = TypeVar("T")
 
-#: connections (players and spectators) one table accepts
-CONNECTION_LIMIT = 64
 #: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
 FINISHED_KEPT = 200
 #: hours a table waits for its players before it closes
@@ -78,6 +77,14 @@ WAITING_HOURS = 24.0
 #: tables one address may have waiting for players at once
 WAITING_PER_ADDRESS = 10
 
+
+#: what a seat's oldest connection hears when one more opened than a seat may hold
+SEAT_REPLACED = {
+    "type": "error",
+    "status": 409,
+    "reason": "this seat opened in another window: this one is closed",
+    "fatal": True,
+}
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -832,13 +839,16 @@ class Hub:
 
     # --- connections -----------------------------------------------------------------------
     async def connect(
-        self, table: LiveTable, seat: int | None, name: str | None = None
+        self, table: LiveTable, seat: int | None, name: str | None = None, address: str = ""
     ) -> Connection:
-        if len(table.connections) >= CONNECTION_LIMIT:
-            raise Refused(429, f"this table already has {CONNECTION_LIMIT} connections")
+        replaced = admit(table.connections, seat, address)
         if name is not None and table.named(name):
             raise Refused(409, f"a player at this table is called {name!r}: pick another name")
-        conn = Connection(seat, name)
+        if replaced is not None:
+            table.connections.discard(replaced)
+            replaced.push(SEAT_REPLACED)
+            replaced.push(None)
+        conn = Connection(seat, name, address)
         first = seat is not None and not table.local_count(seat)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True))

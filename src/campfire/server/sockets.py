@@ -13,6 +13,7 @@ from fastapi import FastAPI, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from campfire.server.admission import check_origin
 from campfire.server.connections import Connection
 from campfire.server.hub import Hub
 from campfire.server.live import LiveTable
@@ -28,10 +29,12 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         try:
+            check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
             table = await table_named(table_id)
             seat, name = await _hello(websocket, table)
             await hub.sync.current(table)
-            conn = await hub.connect(table, seat, name)
+            address = websocket.client.host if websocket.client else ""
+            conn = await hub.connect(table, seat, name, address)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
