@@ -240,6 +240,7 @@ class Hub:
                 raise self._expired_refusal()
             rows = await anyio.to_thread.run_sync(self.storage.chat_since, table_id, 0)
             table.chat = [chat_message(r) for r in rows]
+            table.chat_next = rows[-1].idx + 1 if rows else 0
             self.tables[table_id] = table
             return table
 

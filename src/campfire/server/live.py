@@ -94,6 +94,8 @@ class LiveTable:
     deadline: float | None = None
     #: every chat message so far, in order (the "chat" message of each)
     chat: list[dict[str, Any]] = field(default_factory=list)
+    #: the number of the next chat line this copy has not taken (old lines roll out)
+    chat_next: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def seat_of(self, token: str | None) -> int | None:
@@ -231,12 +233,15 @@ class LiveTable:
             return clock_text(event, seat)
         return self.game.describe(event, seat)
 
-    def push_chat(self, messages: list[dict[str, Any]]) -> None:
+    def push_chat(self, messages: list[dict[str, Any]], keep: int) -> None:
+        """Tell every connection the new lines; keep only the last `keep` in memory."""
         for message in messages:
             self.chat.append(message)
             encoded = encode(message)
             for conn in list(self.connections):
                 conn.push(encoded)
+        if len(self.chat) > keep:
+            del self.chat[: len(self.chat) - keep]
 
     def chat_history(self) -> dict[str, Any]:
         return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:]}

@@ -65,10 +65,6 @@ class Conflict(Exception):
     """Someone else changed the same row first (a seat taken, an entry already written)."""
 
 
-class ChatFull(Exception):
-    """A table's chat holds as many messages as it may."""
-
-
 class NameTaken(Conflict):
     """Someone at the table already goes by that name (whatever its case)."""
 
@@ -366,23 +362,28 @@ class Storage:
 
     # --- chat ------------------------------------------------------------------------------
     def add_chat(
-        self, table_id: str, seat: int | None, name: str, text: str, at: float, limit: int
+        self, table_id: str, seat: int | None, name: str, text: str, at: float, keep: int
     ) -> ChatRow:
-        """Append one chat line after the table's last; Conflict when another process wrote
-        the same line number first (the caller tries again), or the chat is full."""
+        """Append one chat line after the table's last, keeping only the last `keep` lines (a
+        full chat rolls over, it never closes); Conflict when another process wrote the same
+        line number first (the caller tries again)."""
         try:
             with self.engine.begin() as db:
                 last = db.execute(
                     select(func.max(chat_t.c.idx)).where(chat_t.c.table_id == table_id)
                 ).scalar()
                 idx = 0 if last is None else int(last) + 1
-                if idx >= limit:
-                    raise ChatFull(f"this table's chat is full ({limit} messages)")
                 db.execute(
                     insert(chat_t).values(
                         table_id=table_id, idx=idx, seat=seat, name=name, text=text, at=at
                     )
                 )
+                if idx >= keep:
+                    db.execute(
+                        delete(chat_t).where(
+                            and_(chat_t.c.table_id == table_id, chat_t.c.idx <= idx - keep)
+                        )
+                    )
                 return ChatRow(idx, seat, name, text, at)
         except IntegrityError:
             raise Conflict("another message took that place") from None
