@@ -18,7 +18,14 @@ from campfire.server.connections import Connection
 from campfire.server.hub import Hub
 from campfire.server.live import LiveTable
 from campfire.server.refusals import Refused
-from campfire.server.requests import MESSAGE_LIMIT, ActBody, display_name, first_error
+from campfire.server.requests import (
+    MESSAGE_LIMIT,
+    SURROGATE_REFUSAL,
+    ActBody,
+    display_name,
+    first_error,
+    lone_surrogate,
+)
 
 #: seconds a new WebSocket has to say hello
 HELLO_TIMEOUT = 10.0
@@ -138,11 +145,18 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 )
                 continue
             try:
-                return json.loads(text)
+                message = json.loads(text)
             except (ValueError, RecursionError):
                 await _send(
                     websocket, {"type": "error", "status": 400, "reason": "a message must be JSON"}
                 )
+                continue
+            if lone_surrogate(message):
+                await _send(
+                    websocket, {"type": "error", "status": 400, "reason": SURROGATE_REFUSAL}
+                )
+                continue
+            return message
 
     async def _pump(websocket: WebSocket, conn: Connection) -> None:
         while True:
