@@ -312,7 +312,7 @@ def create_app(
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        seat = await hub.seat_for(table, bearer(authorization))
+        seat = await hub.follower(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "only a player at this table can start the next game")
         nxt, new_seat, token = await hub.again(table, seat)
@@ -333,6 +333,20 @@ def create_app(
             )
         body = await read_body(request, BotBody) if await request.body() else BotBody()
         await hub.hand_to_bot(table, by, seat, body.level)
+        return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.post("/api/tables/{table_id}/reclaim")
+    async def reclaim_seat(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Take back, with its old token, a seat the turn clock gave to a bot."""
+        table = await table_named(table_id)
+        token = bearer(authorization)
+        if token is None:
+            raise Refused(
+                401, "send the token of the seat the clock took ('Authorization: Bearer')"
+            )
+        seat = await hub.reclaim(table, token)
         return {"id": table.id, "seat": seat, "table": table.meta()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/remove")

@@ -39,7 +39,7 @@ from campfire.kernel.records import entry_to_json
 from campfire.server.admission import admit
 from campfire.server.bus import Bus
 from campfire.server.chat import TableChat, chat_message
-from campfire.server.clock import TurnClock
+from campfire.server.clock import CLOCK_STRIKES, TurnClock
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
 from campfire.server.live import (
@@ -732,9 +732,60 @@ class Hub:
             table.deadline = None
         table.version = version
         table.updated = time.time()
-        self.to_spectators(table, seat, bot_reason(seat, level))
+        self.to_spectators(
+            table, seat, bot_reason(seat, level), reclaim=place.timeouts >= CLOCK_STRIKES
+        )
         table.broadcast_meta()
         self.bots.kick(table)
+
+    async def reclaim(self, table: LiveTable, token: str) -> int:
+        """The person whose seat the turn clock gave to a bot takes it back with their token,
+        while the game goes on; the bot's moves so far stand."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            seat = table.retired_seat(token)
+            if seat is None or table.seats[seat].kind != BOT:
+                raise Refused(403, "this token lost no seat at this table to a bot")
+            place = table.seats[seat]
+            if place.timeouts < CLOCK_STRIKES:
+                raise Refused(
+                    409,
+                    f"seat {seat} was handed to a bot, not taken by the clock: it stays a bot's",
+                )
+            if table.status != PLAYING:
+                raise Refused(409, "the game is over: follow Play again into the next one")
+            hashed = token_hash(token)
+            mine = table.state.to_move == seat and table.clock is not None
+            deadline = time.time() + table.clock if mine and table.clock else None
+            try:
+                version = await self.store(
+                    self.storage.reclaim_seat, table.id, seat, hashed, deadline
+                )
+            except Conflict as error:
+                await self.sync.catch_up(table)
+                raise Refused(409, str(error)) from None
+            place.kind, place.level, place.token_hash, place.bot = HUMAN, None, hashed, None
+            place.timeouts = 0
+            table.retired.pop(hashed, None)
+            if deadline is not None:
+                table.deadline = deadline
+            table.version = version
+            table.updated = time.time()
+            table.broadcast_meta()
+        await self.bus.publish(table.id, "seats")
+        return seat
+
+    async def follower(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat whose player may follow into the next game: the token's seat, or the seat
+        a bot took over from it (the clock, or the player's own leaving)."""
+        try:
+            return await self.seat_for(table, token)
+        except Refused:
+            retired = table.retired_seat(token) if token else None
+            if retired is not None and table.seats[retired].kind == BOT:
+                return retired
+            raise
 
     async def remove(self, table: LiveTable, token: str | None, seat: int) -> None:
         """The host sends someone away from the waiting room: the seat is free again, the
@@ -775,8 +826,10 @@ class Hub:
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
 
-    def to_spectators(self, table: LiveTable, seat: int, reason: str) -> None:
-        notice = {"type": "seat", "seat": None, "reason": reason}
+    def to_spectators(
+        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False
+    ) -> None:
+        notice = {"type": "seat", "seat": None, "reason": reason, "reclaim": reclaim}
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None
@@ -792,7 +845,13 @@ class Hub:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if table.next_id is None:
-                bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
+                # a seat a bot took over from a person is that person's again in the next game
+                people = set(table.retired.values())
+                bots = {
+                    s.seat: s.level
+                    for s in table.seats
+                    if s.kind == BOT and s.level and s.seat not in people
+                }
                 spec = TableSpec(
                     table.game.name,
                     table.players,
@@ -826,8 +885,11 @@ class Hub:
         if seat is None:
             retired = table.retired_seat(token)
             if retired is not None and table.seats[retired].kind == BOT:
+                back = table.seats[retired].timeouts >= CLOCK_STRIKES and table.status == PLAYING
                 raise Refused(
-                    403, f"a bot now plays seat {retired}: this token no longer acts for it"
+                    403,
+                    f"a bot now plays seat {retired}: this token no longer acts for it"
+                    + (" (the clock took it: take it back with /reclaim)" if back else ""),
                 )
             if retired is not None:
                 raise Refused(

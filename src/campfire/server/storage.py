@@ -308,6 +308,41 @@ class Storage:
             )
             return version
 
+    def reclaim_seat(
+        self, table_id: str, seat: int, token_hash: str, deadline: float | None
+    ) -> int:
+        """The person whose seat the clock handed to a bot takes it back with their old token
+        (the clock runs for them again if it is their turn); Conflict when the seat is no
+        longer that bot's, or the game ended."""
+        with self.engine.begin() as db:
+            version = _bump(db, table_id)
+            back = db.execute(
+                update(seats_t)
+                .where(
+                    and_(
+                        seats_t.c.table_id == table_id,
+                        seats_t.c.seat == seat,
+                        seats_t.c.kind == "bot",
+                        seats_t.c.retired_hash == token_hash,
+                    )
+                )
+                .values(
+                    kind="human", level=None, token_hash=token_hash, retired_hash=None, timeouts=0
+                )
+            )
+            status = db.execute(
+                select(tables_t.c.status).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if back.rowcount != 1 or status != PLAYING:
+                raise Conflict(f"seat {seat} can no longer be taken back")
+            if deadline is not None:
+                db.execute(
+                    update(tables_t)
+                    .where(and_(tables_t.c.id == table_id, tables_t.c.to_move == seat))
+                    .values(deadline=deadline)
+                )
+            return version
+
     def remove_seat(self, table_id: str, seat: int, token_hash: str) -> int:
         """The host sends a person away from a waiting table: the seat is free again and the
         token stops working; Conflict when the seat changed hands or the game started first."""

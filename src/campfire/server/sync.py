@@ -17,7 +17,7 @@ from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
 from campfire.server.bus import Presence
-from campfire.server.clock import clock_event
+from campfire.server.clock import CLOCK_STRIKES, clock_event
 from campfire.server.live import BOT, HUMAN, LiveTable, bot_reason, removed_reason
 from campfire.server.schema import FINISHED, PLAYING
 from campfire.server.storage import SeatRow
@@ -242,7 +242,12 @@ class Sync:
             place.kind, place.level, place.name, place.token_hash = now
             if became_bot:
                 place.bot = None
-                self.hub.to_spectators(table, row.seat, bot_reason(row.seat, row.level or ""))
+                self.hub.to_spectators(
+                    table,
+                    row.seat,
+                    bot_reason(row.seat, row.level or ""),
+                    reclaim=row.timeouts >= CLOCK_STRIKES,
+                )
             elif removed:
                 table.presence.pop(row.seat, None)
                 self.hub.to_spectators(table, row.seat, removed_reason(row.seat))

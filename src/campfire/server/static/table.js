@@ -397,6 +397,8 @@ function receive(message) {
     chatEmpty();
   } else if (message.type === "seat" && message.seat === null && page.seat) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
+    // (when the clock took it, the old token takes it back: keep it for that, and Play again)
+    if (message.reclaim) keepLost(page.seat);
     leftSeat(message.reason);
   } else if (message.type === "ok") {
     const waiter = page.pending.get(message.id);
@@ -644,6 +646,12 @@ function seatTools() {
   const table = page.table;
   const me = you();
   clearTimeout(page.toolsTimer);
+  const lost = lostSeat();
+  if (me === null && lost && table.status === "playing") {
+    box.replaceChildren(el("button", { type: "button", class: "small", id: "reclaim-btn", onclick: (event) => reclaim(lost, event.target) }, "Take my seat back"));
+    box.hidden = false;
+    return;
+  }
   if (me === null || table.status === "finished") {
     box.hidden = true;
     box.replaceChildren();
@@ -685,6 +693,33 @@ async function leave(button) {
   try {
     await api(`/api/tables/${tableId}/seats/${you()}/bot`, { method: "POST", token: page.seat.token, body: {} });
     leftSeat("A bot plays your seat now: you are watching");
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+/** The seat the turn clock gave to a bot, kept so its player can take it back or play again. */
+function lostSeat() {
+  try {
+    return JSON.parse(localStorage.getItem(`campfire:lost:${tableId}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function keepLost(seat) {
+  localStorage.setItem(`campfire:lost:${tableId}`, JSON.stringify({ seat: seat.seat, token: seat.token }));
+}
+
+async function reclaim(lost, button) {
+  button.disabled = true;
+  try {
+    const back = await api(`/api/tables/${tableId}/reclaim`, { method: "POST", token: lost.token });
+    localStorage.removeItem(`campfire:lost:${tableId}`);
+    saveSeat(tableId, back.seat, lost.token);
+    page.seat = { seat: back.seat, token: lost.token };
+    page.ws.close(); // reconnect as the seat
   } catch (error) {
     toast(error.message);
     button.disabled = false;
@@ -748,7 +783,7 @@ function fillEnd() {
   const won = me !== null && winners.includes(me);
   const names = winners.map((s) => (s === me ? "you" : ctx.plainName(s)));
   const buttons = [];
-  if (me !== null) {
+  if (me !== null || lostSeat()) {
     buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
   } else if (table.next) {
     buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, "Watch the next game"));
@@ -770,7 +805,8 @@ async function playAgain() {
   const button = $("again-btn");
   button.disabled = true;
   try {
-    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", token: page.seat.token });
+    const token = page.seat ? page.seat.token : lostSeat().token;
+    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", token });
     saveSeat(next.id, next.seat, next.token);
     location.assign(`/t/${next.id}`);
   } catch (error) {
