@@ -262,6 +262,7 @@ def create_app(
             listed=body.listed,
             clock=body.clock,
             address=address,
+            creator_sits=name is not None,
         )
         table = await hub.create(spec)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
@@ -348,6 +349,18 @@ def create_app(
             )
         seat = await hub.reclaim(table, token)
         return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel_table(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The host calls off a table that still waits for players."""
+        table = await table_named(table_id)
+        token = bearer(authorization)
+        if token is None:
+            raise Refused(401, "only the host can cancel a table: send the host's seat token")
+        await hub.cancel(table, token)
+        return {"id": table.id, "cancelled": True}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/remove")
     async def remove_from_seat(

@@ -45,6 +45,7 @@ from campfire.server.driver import BotDriver
 from campfire.server.live import (
     AWAY_SECONDS,
     BOT,
+    CANCELLED,
     HUMAN,
     TAKEOVER_LEVEL,
     LiveTable,
@@ -113,6 +114,8 @@ class TableSpec:
     clock: int | None = None
     #: who opens it (counted against the waiting tables one address may have)
     address: str | None = None
+    #: the creator sits down at once (their own seat waits for nobody)
+    creator_sits: bool = False
 
 
 class Hub:
@@ -252,12 +255,7 @@ class Hub:
 
     def _close_expired(self, table: LiveTable) -> None:
         """An expired waiting table leaves memory; whoever watches it is told and let go."""
-        self.tables.pop(table.id, None)
-        refusal = self._expired_refusal()
-        for conn in list(table.connections):
-            conn.push({"type": "error", "status": 410, "reason": refusal.reason, "fatal": True})
-            conn.push(None)
-        table.connections.clear()
+        self.drop(table, self._expired_refusal().reason)
 
     def _restore(self, row: TableRow, entries: list[dict[str, Any]]) -> LiveTable:
         try:
@@ -368,7 +366,8 @@ class Hub:
             if not 0 <= s < players:
                 raise Refused(422, f"there is no seat {s} for a bot with {players} players")
         address = address_hash(spec.address) if spec.address is not None else None
-        if address is not None and any(s.kind == HUMAN for s in seats):
+        people = sum(1 for s in seats if s.kind == HUMAN) - (1 if spec.creator_sits else 0)
+        if address is not None and people > 0:  # only a table that waits for people counts
             waiting = await anyio.to_thread.run_sync(
                 self.storage.waiting_from, address, self.waiting_since()
             )
@@ -825,6 +824,32 @@ class Hub:
             table.broadcast_meta()
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
+
+    async def cancel(self, table: LiveTable, token: str | None) -> None:
+        """The host calls off a table still waiting for players: it is gone, and whoever
+        watches it is told."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            if not table.is_host(token):
+                raise Refused(403, "only the host (who made this table) can cancel it")
+            if table.status != WAITING:
+                raise Refused(409, "the game has started: a table is cancelled only while waiting")
+            try:
+                await self.store(self.storage.cancel, table.id)
+            except Conflict as error:
+                await self.sync.catch_up(table)
+                raise Refused(409, f"{error}: nothing was changed") from None
+            self.drop(table, CANCELLED)
+        await self.bus.publish(table.id, "cancelled")
+
+    def drop(self, table: LiveTable, reason: str) -> None:
+        """A table that is gone leaves memory; whoever watches it is told and let go."""
+        self.tables.pop(table.id, None)
+        for conn in list(table.connections):
+            conn.push({"type": "error", "status": 410, "reason": reason, "fatal": True})
+            conn.push(None)
+        table.connections.clear()
 
     def to_spectators(
         self, table: LiveTable, seat: int, reason: str, reclaim: bool = False

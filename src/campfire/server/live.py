@@ -283,6 +283,10 @@ def clock_text(event: Event, seat: int | None) -> str:
     return text
 
 
+#: what the sockets of a table the host cancelled hear
+CANCELLED = "the host cancelled this table before it started"
+
+
 def bot_reason(seat: int, level: str) -> str:
     return f"a {level} bot now plays seat {seat}: you are watching"
 

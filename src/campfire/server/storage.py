@@ -343,6 +343,20 @@ class Storage:
                 )
             return version
 
+    def cancel(self, table_id: str) -> None:
+        """The host calls off a waiting table: it is deleted with its seats and chat;
+        Conflict when the game started first."""
+        with self.engine.begin() as db:
+            _bump(db, table_id)
+            status = db.execute(
+                select(tables_t.c.status).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if status != WAITING:
+                raise Conflict("the game has started")
+            for t in (moves_t, seats_t, chat_t):
+                db.execute(delete(t).where(t.c.table_id == table_id))
+            db.execute(delete(tables_t).where(tables_t.c.id == table_id))
+
     def remove_seat(self, table_id: str, seat: int, token_hash: str) -> int:
         """The host sends a person away from a waiting table: the seat is free again and the
         token stops working; Conflict when the seat changed hands or the game started first."""

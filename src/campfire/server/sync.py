@@ -18,7 +18,14 @@ from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
 from campfire.server.bus import Presence
 from campfire.server.clock import CLOCK_STRIKES, clock_event
-from campfire.server.live import BOT, HUMAN, LiveTable, bot_reason, removed_reason
+from campfire.server.live import (
+    BOT,
+    CANCELLED,
+    HUMAN,
+    LiveTable,
+    bot_reason,
+    removed_reason,
+)
 from campfire.server.schema import FINISHED, PLAYING
 from campfire.server.storage import SeatRow
 
@@ -50,6 +57,9 @@ class Sync:
         )
         for table in targets:
             if table is None:
+                continue
+            if kind == "cancelled":
+                self.hub.drop(table, CANCELLED)
                 continue
             if kind == "presence":
                 carried = Presence.from_carried(data)

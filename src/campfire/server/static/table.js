@@ -584,12 +584,29 @@ function waitingRoom() {
   if (page.seat) {
     parts.push(el("p", {}, `You sit at seat ${page.seat.seat}. The game starts when every seat is taken.`));
     parts.push(inviteRow());
+    if (table.host === you()) {
+      parts.push(el("button", { type: "button", class: "ghost small", id: "cancel-table-btn", onclick: (event) => cancelTable(event.target) }, "Cancel this table"));
+    }
   } else if (free.length) {
     parts.push(joinForm(free));
   }
   room.replaceChildren(...parts);
   if (typed !== null && $("join-name")) $("join-name").value = typed;
   if (focused && $(focused)) $(focused).focus();
+}
+
+async function cancelTable(button) {
+  if (!confirm("Cancel this table? Everyone waiting here is sent away.")) return;
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/cancel`, { method: "POST", token: page.seat.token });
+    page.stopped = true;
+    forgetSeat(tableId);
+    location.assign("/");
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
 }
 
 function inviteRow() {
