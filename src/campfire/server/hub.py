@@ -51,6 +51,7 @@ from campfire.server.live import (
     LiveTable,
     Seat,
     bot_reason,
+    left_reason,
     removed_reason,
     token_hash,
 )
@@ -675,6 +676,9 @@ class Hub:
         on someone who left. The old seat token stops acting for the seat: its open connections
         become spectators'.
         """
+        if seat == by and table.status == WAITING:  # nothing to play yet: the seat is free again
+            await self.leave(table, seat)
+            return
         level = TAKEOVER_LEVEL if level is None else level
         levels = table.game.bot_levels()
         if level not in levels:
@@ -809,21 +813,41 @@ class Hub:
                 raise Refused(409, f"seat {seat} is free: there is nobody to remove")
             if place.token_hash == table.host_hash:
                 raise Refused(409, "you cannot remove yourself: you are the host")
-            old = place.token_hash
-            try:
-                version = await self.store(self.storage.remove_seat, table.id, seat, old)
-            except Conflict as error:
-                await self.sync.catch_up(table)
-                raise Refused(409, f"{error}: nothing was changed") from None
-            place.name, place.token_hash = None, None
-            table.retired[old] = seat
-            table.presence.pop(seat, None)
-            table.version = version
-            table.updated = time.time()
-            self.to_spectators(table, seat, removed_reason(seat))
-            table.broadcast_meta()
+            await self._vacate(table, seat, True, removed_reason(seat))
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
+
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A player leaves a table that has not started: their seat is free again (not a
+        bot's), their token stops working and their connections watch."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            if table.status != WAITING or table.seats[seat].token_hash is None:
+                raise Refused(409, "the game has started: a bot can play your seat instead")
+            await self._vacate(table, seat, False, left_reason(seat))
+        await self.bus.present(table.id, seat, False)
+        await self.bus.publish(table.id, "seats")
+
+    async def _vacate(self, table: LiveTable, seat: int, removed: bool, reason: str) -> None:
+        """Store and make current a waiting table's seat freed (the table's lock is held);
+        a removed player's token is remembered, to tell them why it no longer works."""
+        place = table.seats[seat]
+        old = place.token_hash
+        assert old is not None
+        try:
+            version = await self.store(self.storage.remove_seat, table.id, seat, old, removed)
+        except Conflict as error:
+            await self.sync.catch_up(table)
+            raise Refused(409, f"{error}: nothing was changed") from None
+        place.name, place.token_hash = None, None
+        if removed:
+            table.retired[old] = seat
+        table.presence.pop(seat, None)
+        table.version = version
+        table.updated = time.time()
+        self.to_spectators(table, seat, reason)
+        table.broadcast_meta()
 
     async def cancel(self, table: LiveTable, token: str | None) -> None:
         """The host calls off a table still waiting for players: it is gone, and whoever

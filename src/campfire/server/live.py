@@ -291,5 +291,9 @@ def bot_reason(seat: int, level: str) -> str:
     return f"a {level} bot now plays seat {seat}: you are watching"
 
 
+def left_reason(seat: int) -> str:
+    return f"you left seat {seat}: it is free again, and you are watching"
+
+
 def removed_reason(seat: int) -> str:
     return f"the host removed you from seat {seat}: you are watching (join again with the link)"

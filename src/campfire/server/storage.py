@@ -357,9 +357,10 @@ class Storage:
                 db.execute(delete(t).where(t.c.table_id == table_id))
             db.execute(delete(tables_t).where(tables_t.c.id == table_id))
 
-    def remove_seat(self, table_id: str, seat: int, token_hash: str) -> int:
-        """The host sends a person away from a waiting table: the seat is free again and the
-        token stops working; Conflict when the seat changed hands or the game started first."""
+    def remove_seat(self, table_id: str, seat: int, token_hash: str, retire: bool = True) -> int:
+        """The host sends a person away from a waiting table (or they leave it): the seat is
+        free again and the token stops working (a removed one is remembered, `retire`);
+        Conflict when the seat changed hands or the game started first."""
         with self.engine.begin() as db:
             version = _bump(db, table_id)
             status = db.execute(
@@ -367,8 +368,9 @@ class Storage:
             ).scalar_one()
             if status != WAITING:
                 raise Conflict("the game has started")
+            retired = {"retired_hash": token_hash} if retire else {}
             freed = _change_seat(
-                db, table_id, seat, token_hash, name=None, token_hash=None, retired_hash=token_hash
+                db, table_id, seat, token_hash, name=None, token_hash=None, **retired
             )
             if not freed:
                 raise Conflict(f"seat {seat} is no longer that player's")

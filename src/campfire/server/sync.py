@@ -24,6 +24,7 @@ from campfire.server.live import (
     HUMAN,
     LiveTable,
     bot_reason,
+    left_reason,
     removed_reason,
 )
 from campfire.server.schema import FINISHED, PLAYING
@@ -249,6 +250,7 @@ class Sync:
             changed = True
             became_bot = row.kind == BOT and place.kind != BOT
             removed = row.kind == HUMAN and row.token_hash is None and place.token_hash is not None
+            by_host = removed and row.retired_hash == place.token_hash
             place.kind, place.level, place.name, place.token_hash = now
             if became_bot:
                 place.bot = None
@@ -260,7 +262,8 @@ class Sync:
                 )
             elif removed:
                 table.presence.pop(row.seat, None)
-                self.hub.to_spectators(table, row.seat, removed_reason(row.seat))
+                why = removed_reason(row.seat) if by_host else left_reason(row.seat)
+                self.hub.to_spectators(table, row.seat, why)
         self.hub.bots.seat_bots(table)
         return changed
 

@@ -687,7 +687,8 @@ function seatTools() {
       el("span", {}, `${seat.name} has been away for ${duration(away)}.`),
       el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, "Let a bot play")));
   }
-  rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, "Leave — a bot plays on"));
+  const leaving = table.status === "waiting" ? "Leave — free my seat" : "Leave — a bot plays on";
+  rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, leaving));
   box.replaceChildren(...rows);
   box.hidden = false;
   // show "Let a bot play" the moment a seat has been away long enough, without waiting for news
@@ -705,11 +706,15 @@ async function handOver(seat, button) {
 }
 
 async function leave(button) {
-  if (!confirm("Leave this table? A bot plays your seat for the rest of the game, and you watch.")) return;
+  const waiting = page.table.status === "waiting";
+  const question = waiting
+    ? "Leave this table? Your seat is free again for someone else, and you watch."
+    : "Leave this table? A bot plays your seat for the rest of the game, and you watch.";
+  if (!confirm(question)) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${tableId}/seats/${you()}/bot`, { method: "POST", token: page.seat.token, body: {} });
-    leftSeat("A bot plays your seat now: you are watching");
+    leftSeat(waiting ? "You left: your seat is free again" : "A bot plays your seat now: you are watching");
   } catch (error) {
     toast(error.message);
     button.disabled = false;
