@@ -676,7 +676,9 @@ class Hub:
         on someone who left. The old seat token stops acting for the seat: its open connections
         become spectators'.
         """
-        if seat == by and table.status == WAITING:  # nothing to play yet: the seat is free again
+        if seat == by and level is None and table.status == WAITING:
+            # leaving before the game starts: the seat is free again (naming a level still
+            # seats that bot in one's place)
             await self.leave(table, seat)
             return
         level = TAKEOVER_LEVEL if level is None else level
