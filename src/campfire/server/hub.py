@@ -55,11 +55,13 @@ from campfire.server.live import (
     removed_reason,
     token_hash,
 )
+from campfire.server.names import name_key
 from campfire.server.refusals import Refused
 from campfire.server.schema import FINISHED, PLAYING, WAITING
 from campfire.server.storage import (
     Conflict,
     Deal,
+    NameRemoved,
     NameTaken,
     SeatRow,
     Storage,
@@ -96,6 +98,10 @@ def new_id(rng: random.Random | None = None) -> str:
     if rng is None:
         return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
     return "".join(rng.choice(ID_ALPHABET) for _ in range(12))
+
+
+def removed_name(name: str) -> str:
+    return f"the host removed {name!r} from this table: it cannot sit here again"
 
 
 def address_hash(address: str) -> str:
@@ -290,6 +296,7 @@ class Hub:
             host_hash=row.host_hash,
             clock=row.clock,
             deadline=row.deadline,
+            removed=set(row.removed),
         )
         for s in row.seats:
             table.seats[s.seat].timeouts = s.timeouts
@@ -494,6 +501,8 @@ class Hub:
                 who = table.seats[seat]
                 taken = "a bot" if who.kind == BOT else who.name
                 raise Refused(409, f"seat {seat} is taken by {taken}: free seats are {free}")
+            if name_key(name) in table.removed:
+                raise Refused(403, removed_name(name))
             if table.named(name):
                 raise Refused(409, f"someone at this table is already called {name!r}")
             token = secrets.token_urlsafe(24)
@@ -510,6 +519,9 @@ class Hub:
                 claim = await self.store(
                     self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
+            except NameRemoved:
+                await self.sync.catch_up(table)
+                raise Refused(403, removed_name(name)) from None
             except NameTaken:
                 await self.sync.catch_up(table)
                 raise Refused(409, f"someone at this table is already called {name!r}") from None
@@ -842,13 +854,15 @@ class Hub:
         except Conflict as error:
             await self.sync.catch_up(table)
             raise Refused(409, f"{error}: nothing was changed") from None
+        if removed and place.name is not None:
+            table.removed.add(name_key(place.name))
         place.name, place.token_hash = None, None
         if removed:
             table.retired[old] = seat
         table.presence.pop(seat, None)
         table.version = version
         table.updated = time.time()
-        self.to_spectators(table, seat, reason)
+        self.to_spectators(table, seat, reason, removed=removed)
         table.broadcast_meta()
 
     async def cancel(self, table: LiveTable, token: str | None) -> None:
@@ -878,9 +892,15 @@ class Hub:
         table.connections.clear()
 
     def to_spectators(
-        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False
+        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
     ) -> None:
-        notice = {"type": "seat", "seat": None, "reason": reason, "reclaim": reclaim}
+        notice = {
+            "type": "seat",
+            "seat": None,
+            "reason": reason,
+            "reclaim": reclaim,
+            "removed": removed,
+        }
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None

@@ -18,6 +18,7 @@ from typing import Any
 from campfire.kernel import Bot, Event, Game, State
 from campfire.server.bus import Presence
 from campfire.server.connections import Connection, encode
+from campfire.server.names import name_key
 from campfire.server.schema import FINISHED, PLAYING
 from campfire.server.webgame import WebGame
 
@@ -97,6 +98,8 @@ class LiveTable:
     #: the number of the next chat line this copy has not taken (old lines roll out)
     chat_next: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the names the host removed (folded): they stay out of this table
+    removed: set[str] = field(default_factory=set)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -109,8 +112,8 @@ class LiveTable:
 
     def named(self, name: str) -> bool:
         """Someone at the table already has this name (whatever its case)."""
-        wanted = name.casefold()
-        return any(s.name is not None and s.name.casefold() == wanted for s in self.seats)
+        wanted = name_key(name)
+        return any(s.name is not None and name_key(s.name) == wanted for s in self.seats)
 
     def host_seat(self) -> int | None:
         """The seat the host sits at (None: no host, or they gave their seat away)."""

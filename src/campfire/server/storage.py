@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
 from campfire.server import migrate
+from campfire.server.names import name_key
 from campfire.server.schema import (
     FINISHED,
     PLAYING,
@@ -53,6 +54,7 @@ __all__ = [
     "Claim",
     "Conflict",
     "Deal",
+    "NameRemoved",
     "NameTaken",
     "SeatRow",
     "Storage",
@@ -67,6 +69,10 @@ class Conflict(Exception):
 
 class NameTaken(Conflict):
     """Someone at the table already goes by that name (whatever its case)."""
+
+
+class NameRemoved(Conflict):
+    """The host removed someone of that name from this table: it stays out."""
 
 
 @dataclass
@@ -121,6 +127,8 @@ class TableRow:
     address: str | None = None
     clock: int | None = None
     deadline: float | None = None
+    #: the names the host removed, folded (`names.name_key`)
+    removed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -262,8 +270,13 @@ class Storage:
                     select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
                 )
             ]
-            wanted = name.casefold()
-            if any(s.name is not None and s.name.casefold() == wanted for s in seats):
+            wanted = name_key(name)
+            removed = db.execute(
+                select(tables_t.c.removed).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if wanted in orjson.loads(removed or "[]"):
+                raise NameRemoved(f"the host removed {name!r} from this table")
+            if any(s.name is not None and name_key(s.name) == wanted for s in seats):
                 raise NameTaken(f"someone at this table is already called {name!r}")
             place = next((s for s in seats if s.seat == seat), None)
             if place is None or place.kind != "human" or place.token_hash is not None:
@@ -368,12 +381,25 @@ class Storage:
             ).scalar_one()
             if status != WAITING:
                 raise Conflict("the game has started")
+            name = db.execute(
+                select(seats_t.c.name).where(
+                    and_(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                )
+            ).scalar()
             retired = {"retired_hash": token_hash} if retire else {}
             freed = _change_seat(
                 db, table_id, seat, token_hash, name=None, token_hash=None, **retired
             )
             if not freed:
                 raise Conflict(f"seat {seat} is no longer that player's")
+            if retire and name is not None:  # the name stays out of this table
+                removed = db.execute(
+                    select(tables_t.c.removed).where(tables_t.c.id == table_id)
+                ).scalar_one()
+                kept = sorted({*orjson.loads(removed or "[]"), name_key(name)})
+                db.execute(
+                    update(tables_t).where(tables_t.c.id == table_id).values(removed=dumps(kept))
+                )
             return version
 
     def append(
@@ -755,6 +781,7 @@ def _table(row: Any) -> TableRow:
         address=row["address"],
         clock=row["clock"],
         deadline=row["deadline"],
+        removed=orjson.loads(row["removed"] or "[]"),
     )
 
 

@@ -231,6 +231,7 @@ class Sync:
         table.updated, table.version = row.updated, row.version
         changed = changed or row.deadline != table.deadline
         table.deadline, table.host_hash = row.deadline, row.host_hash
+        table.removed = set(row.removed)
         if stamped:
             table.broadcast(stamped)
         elif changed:
@@ -263,7 +264,7 @@ class Sync:
             elif removed:
                 table.presence.pop(row.seat, None)
                 why = removed_reason(row.seat) if by_host else left_reason(row.seat)
-                self.hub.to_spectators(table, row.seat, why)
+                self.hub.to_spectators(table, row.seat, why, removed=by_host)
         self.hub.bots.seat_bots(table)
         return changed
 

@@ -399,6 +399,7 @@ function receive(message) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
     // (when the clock took it, the old token takes it back: keep it for that, and Play again)
     if (message.reclaim) keepLost(page.seat);
+    if (message.removed) keepRemoved();
     leftSeat(message.reason);
   } else if (message.type === "ok") {
     const waiter = page.pending.get(message.id);
@@ -410,6 +411,7 @@ function receive(message) {
       waiter.reject(new Error(message.reason));
     } else if (message.fatal && message.status === 403 && page.seat) {
       // the seat token is not valid here (a bot took the seat over, a wiped database): watch
+      if (message.reason.includes("host removed")) keepRemoved();
       forgetSeat(tableId);
       page.seat = null;
       toast(`${message.reason}. You are watching.`);
@@ -575,10 +577,14 @@ function waitingRoom() {
     $("stage").append(room);
   }
   const free = table.seats.filter((s) => !s.taken);
+  const hosting = page.seat && table.host === you() && table.status === "waiting";
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
     el("span", { class: "seat-no" }, `Seat ${s.seat}`),
     el("span", {}, s.kind === "bot" ? `${s.name} · ${s.level} bot` : s.taken ? (s.seat === you() ? `${s.name} (you)` : s.name) : "free"),
     s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? "connected" : "not connected" }) : null,
+    hosting && s.kind === "human" && s.taken && s.seat !== you()
+      ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, "Remove")
+      : null,
   )));
   const parts = [el("h2", {}, "Waiting for players"), seats];
   if (page.seat) {
@@ -587,12 +593,34 @@ function waitingRoom() {
     if (table.host === you()) {
       parts.push(el("button", { type: "button", class: "ghost small", id: "cancel-table-btn", onclick: (event) => cancelTable(event.target) }, "Cancel this table"));
     }
+  } else if (wasRemoved()) {
+    parts.push(el("p", { id: "removed-note" }, "The host removed you from this table: you can watch, not sit."));
   } else if (free.length) {
     parts.push(joinForm(free));
   }
   room.replaceChildren(...parts);
   if (typed !== null && $("join-name")) $("join-name").value = typed;
   if (focused && $(focused)) $(focused).focus();
+}
+
+async function removeSeat(seat, button) {
+  if (!confirm(`Send ${seat.name} away from this table? They cannot sit here again.`)) return;
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/seats/${seat.seat}/remove`, { method: "POST", token: page.seat.token });
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+/** The host removed this browser from the table: it is not offered a seat there again. */
+function keepRemoved() {
+  localStorage.setItem(`campfire:removed:${tableId}`, "1");
+}
+
+function wasRemoved() {
+  return localStorage.getItem(`campfire:removed:${tableId}`) === "1";
 }
 
 async function cancelTable(button) {
