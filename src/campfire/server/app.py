@@ -24,7 +24,7 @@ from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
 from campfire.server.collector import Tenure
-from campfire.server.headers import DefaultHeaders
+from campfire.server.headers import BodyLimit, DefaultHeaders
 from campfire.server.hub import (
     WAITING_HOURS,
     WAITING_PER_ADDRESS,
@@ -148,9 +148,10 @@ def create_app(
     app = FastAPI(
         title="Campfire",
         lifespan=lifespan,
-        max_body_size=BODY_LIMIT,
         docs_url=None,
         redoc_url=None,
+        # the API is this server's own, described in README.md: no schema is published
+        openapi_url=None,
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.hub = hub
@@ -170,6 +171,7 @@ def create_app(
 
     # pages and modules are small: always revalidated, so an update is seen at once; every
     # response carries the security headers
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     app.add_middleware(
         DefaultHeaders,
         headers=[("cache-control", "no-cache"), *SECURITY_HEADERS.items()],
