@@ -241,3 +241,38 @@ def test_resume_refuses_flags_that_conflict_with_the_record(campfire: Run, tmp_p
     result = campfire("play", "powwow", "--resume", str(saved), stdin="")
     assert result.returncode == 2
     assert "'seats' lists 2 seats for 3 players" in result.stderr
+
+
+def test_quit_asks_first_when_the_game_is_not_saved(campfire: Run, tmp_path: Path) -> None:
+    saved = tmp_path / "kept.json"
+    script = ["guess 4", "quit", "no", "quit", f"save {saved}", "quit"]
+    result = campfire("play", "powwow", "--seed", "3", stdin="\n".join(script))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("The game is not saved: 'save FILE' keeps it") == 2
+    assert out.count("Leave without saving? yes, no, or save FILE > ") == 2
+    assert "Then play on." in out
+    assert f"Saved to {saved}" in out and "You left the game." in out
+    assert f"The game is saved in {saved}" in out
+    assert Record.load(saved).replay().to_move == 0
+    # saved already: quit leaves at once
+    result = campfire("play", "powwow", "--resume", str(saved), stdin="quit\n")
+    assert result.returncode == 0 and "Leave without saving?" not in result.stdout
+
+
+def test_record_writes_the_whole_game_and_refuses_a_file_it_cannot_write(
+    campfire: Run, tmp_path: Path
+) -> None:
+    kept = tmp_path / "kept.json"
+    result = campfire(
+        "play", "powwow", "--seed", "5", "--record", str(kept), stdin="\n".join(POWWOW_SCRIPT)
+    )
+    assert result.returncode == 0, result.stderr
+    assert Record.load(kept).replay().is_terminal
+    assert (
+        Record.load(kept).seats
+        == [{"name": None, "bot": None}] + [{"name": None, "bot": "random"}] * 3
+    )
+    result = campfire("play", "powwow", "--record", str(tmp_path / "no" / "such.json"), stdin="")
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"campfire: cannot write the record to {tmp_path}/no/such")

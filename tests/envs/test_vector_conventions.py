@@ -156,6 +156,35 @@ def test_max_steps_truncates_with_the_last_observation(game, opponents):
         assert Record.from_json(record).replay().is_terminal
 
 
+@pytest.mark.parametrize(
+    ("game", "limit", "options"), [("powwow", 2, {"buzzards": 1}), ("wakatanka", 12, {})]
+)
+def test_max_steps_on_the_numpy_engines(game, limit, options):
+    """Truncation drops a game in the NumPy engines too: the flags come after `max_steps` of
+    the learner's moves, the new game is at the learner's turn, and every record still replays."""
+    env = VectorEnv(game, num_envs=6, players=4, opponents="rule", max_steps=limit, **options)
+    assert env.engine == "numpy"
+    rng = np.random.default_rng(7)
+    _, info = env.reset(seed=7)
+    steps = np.zeros(6, np.int64)
+    truncated = ended = 0
+    for _ in range(150):
+        _, _, terminations, truncations, info = env.step(random_actions(info["action_mask"], rng))
+        steps += 1
+        assert (truncations == ((steps == limit) & ~terminations)).all()
+        assert (info["to_move"] == 0).all()
+        for row in np.flatnonzero(truncations | terminations).tolist():
+            assert env.single_observation_space.contains(info["final_obs"][row])
+        truncated += int(truncations.sum())
+        steps[terminations | truncations] = 0
+        for record in env.finished_records():
+            ended += 1
+            state = Record.from_json(record).replay()
+            assert state.is_terminal
+            assert learner_moves(record, 0) <= limit
+    assert truncated > 0 and ended > 0
+
+
 class Counting:
     """A bot object: random, counting its calls."""
 
@@ -223,6 +252,13 @@ def test_bad_opponents_and_limits_are_refused_with_the_reason():
 
     env = VectorEnv("powwow", num_envs=2, players=3, seat=1, opponents=cheat)
     with pytest.raises(ValueError, match="opponent at seat 0 chose action 259"):
+        env.reset(seed=0)
+
+    def scalar(observation: np.ndarray, mask: np.ndarray) -> int:
+        return 0  # one action for all the games: not a policy over a batch
+
+    env = VectorEnv("wakatanka", num_envs=2, players=3, seat=1, opponents=scalar)
+    with pytest.raises(ValueError, match=r"shape \(\) for 2 games: one whole number per game"):
         env.reset(seed=0)
 
 

@@ -16,6 +16,8 @@ from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
 from campfire.terminal import Session
+from campfire.terminal.keyboard import typed_ahead
+from campfire.terminal.session import save_whole
 
 HUMAN = "human"
 #: the bot levels both games offer, weakest first (a test checks them against the games')
@@ -39,6 +41,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     resume: Annotated[str | None, typer.Option(help="continue a saved game record")] = None,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE", help="write the game's record to FILE after every move and at the end"
+        ),
+    ] = None,
     pace: Annotated[
         float | None,
         typer.Option(
@@ -74,7 +82,9 @@ def play(
     interactive = sys.stdin.isatty()
     if pace is None:
         pace = DEFAULT_PACE if interactive else 0.0
-    console = Console(highlight=False, soft_wrap=True)  # narration wraps itself between words
+    # at a terminal every line wraps between words at its width (Rich measures it each time,
+    # so a resized window is followed); into a pipe or file lines are left whole
+    console = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
     def read_line(prompt: str) -> str | None:
         if interactive:
@@ -101,7 +111,14 @@ def play(
         terminal_commands(game),
         pace=pace,
         levels=bot_levels,
+        typed_ahead=(lambda: typed_ahead(sys.stdin.fileno())) if interactive else None,
+        record_to=record,
     )
+    if record is not None:
+        try:
+            save_whole(session.record(), record)  # now, so that a bad FILE stops us at once
+        except OSError as error:
+            fail(f"cannot write the record to {record}: {error.strerror}")
     raise SystemExit(session.run())
 
 

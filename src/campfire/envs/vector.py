@@ -411,7 +411,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             for b in np.flatnonzero(terminations).tolist():
                 if finals is not None and b not in finals:
                     finals[b] = self.batch.final[b]
-                if self.opponents is not None:
+                if self.opponents is not None and self._bots[b]:
                     self._new_bots(b)
             self.batch.final.clear()
 
@@ -452,8 +452,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             for policy, parts in by_policy.values():
                 assert observations is not None and masks is not None
                 here = np.concatenate(parts)
-                chosen = np.asarray(policy(observations[here], masks[here]), np.int64)
-                actions[here] = chosen.reshape(len(here))
+                chosen = np.asarray(policy(observations[here], masks[here]))
+                if chosen.shape != (len(here),) or chosen.dtype.kind not in "iu":
+                    raise ValueError(
+                        f"an opponent's policy returned {chosen.dtype} actions of shape "
+                        f"{chosen.shape} for {len(here)} games: one whole number per game"
+                    )
+                actions[here] = chosen
             self._apply(self._checked(actions, masks, waiting), returns, scores, done, finals)
 
     def _checked(self, actions: Array, masks: Array | None, rows: Array) -> Array:

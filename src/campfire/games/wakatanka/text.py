@@ -30,6 +30,7 @@ caller an apprentice token and the bluffer the stack; a true card gives the call
 A spell turns over any stack: two or more of its animal send the cards out of the game and
 win a token; otherwise you take the stack. Four tokens, or an empty hand that the next player
 accepts, win the game.
+
 Table: ◆ the marker, › the tiles you may play on (the tiles form a circle: eagle is next to
 coyote), the number after a tile is its stack; ★ a token, ▶ whose turn; mouse cards are never
 true."""

@@ -40,8 +40,12 @@ _ONE_HOT = np.vstack([np.zeros(8), np.eye(8)]).astype(np.float32)
 _KIND = np.array([0] * 42 + [1] + [2] * 6 + [3], np.int64)
 _TILE_OF = np.array([a // 7 for a in range(42)] + [-1] + list(range(6)) + [-1], np.int64)
 _CARD_OF = np.array([a % 7 for a in range(42)] + [-1] * 8, np.int64)
-#: the play numbers on a tile: 7 * tile + card, by card
-_ON_TILE = 7 * np.arange(_TILES)[:, None] + np.arange(_KINDS)[None, :]
+#: the two tiles next to the marker, by the marker's tile: a row of six flags
+_NEXT_TO = np.array(
+    [[(t - m) % _TILES in (1, _TILES - 1) for t in range(_TILES)] for m in range(_TILES)], np.bool_
+)
+#: counts of cards up to a whole deck, one row per count
+_COUNTS = np.arange(43, dtype=np.float64)
 
 
 class WakatankaBatch:
@@ -59,17 +63,24 @@ class WakatankaBatch:
         self.deck = np.array([CARDS.index(card) for card in deck(players)], np.int64)
         self.per_card = 1.0 / len(self.deck)  # one card as a share of the deck
         self.per_kind = 1.0 / per_kind(players)  # one card as a share of its kind
+        # a count as the encoding writes it (a float64 product rounded once into float32),
+        # looked up by the count instead of multiplied and cast at every step
+        self.card_share = (_COUNTS * self.per_card).astype(np.float32)
+        self.kind_share = (_COUNTS * self.per_kind).astype(np.float32)
+        self.token_share = (_COUNTS / TOKENS_TO_WIN).astype(np.float32)
         first = self.options.first_player
         #: the seat dealt the i-th card
         self.dealt_to = (first + np.arange(len(self.deck))) % N
         self.next_seat = (np.arange(N) + 1) % N
-        self.hands = np.zeros((B, N, _KINDS), np.int64)
-        self.hand_size = np.zeros((B, N), np.int64)
-        self.placed = np.zeros((B, N, _TILES, _KINDS), np.int64)  # face down, by placer
-        self.sizes = np.zeros((B, _TILES), np.int64)
-        self.removed = np.zeros((B, _KINDS), np.int64)
-        self.known = np.zeros((B, N, _KINDS), np.int64)  # seen taken, not seen given up since
-        self.tokens = np.zeros((B, N), np.int64)
+        # counts of at most a deck: small integers keep the arrays small
+        self.hands = np.zeros((B, N, _KINDS), np.int8)
+        self.hand_size = np.zeros((B, N), np.int8)
+        self.placed = np.zeros((B, N, _TILES, _KINDS), np.int8)  # face down, by placer
+        self.by_placer = np.zeros((B, _TILES, N), np.int8)  # the same summed over the cards
+        self.sizes = np.zeros((B, _TILES), np.int8)
+        self.removed = np.zeros((B, _KINDS), np.int8)
+        self.known = np.zeros((B, N, _KINDS), np.int8)  # seen taken, not seen given up since
+        self.tokens = np.zeros((B, N), np.int8)
         self.marker = np.zeros(B, np.int64)
         self.marker_at_start = np.zeros(B, np.int64)  # for the record
         self.last_seat = np.full(B, -1, np.int64)  # the last play's seat (-1: none)
@@ -167,15 +178,14 @@ class WakatankaBatch:
     # --- what the seats see ----------------------------------------------------------------
     def mask(self) -> Array:
         """The legal actions of the seat to move in every game `[B, 50]` (int8)."""
-        B, rows = self.num_envs, self.rows
-        out = np.zeros((B, NUM_ACTIONS), np.int8)
-        held = self.hands[rows, self.turn] > 0  # [B, 7]
-        left = (self.marker - 1) % _TILES
-        right = (self.marker + 1) % _TILES
-        out[rows[:, None], _ON_TILE.take(left, axis=0)] = held
-        out[rows[:, None], _ON_TILE.take(right, axis=0)] = held
+        B = self.num_envs
+        out = np.empty((B, NUM_ACTIONS), np.int8)
+        held = self.hands.reshape(-1, _KINDS).take(self.rows * self.players + self.turn, axis=0)
+        plays = out[:, : _TILES * _KINDS].reshape(B, _TILES, _KINDS)  # a view: written in place
+        np.logical_and(_NEXT_TO.take(self.marker, axis=0)[:, :, None], held[:, None, :], out=plays)
         out[:, CALL_INDEX] = self.last_seat >= 0
-        out[:, SPELL_BASE : SPELL_BASE + _TILES] = self.sizes > 0
+        np.greater(self.sizes, 0, out=out[:, SPELL_BASE : SPELL_BASE + _TILES])
+        out[:, ACCEPT_INDEX] = 0
         last = np.flatnonzero(self.last_card)
         if len(last):
             out[last] = 0
@@ -194,10 +204,10 @@ class WakatankaBatch:
 
         N = self.players
         B = self.num_envs if games is None else len(games)
-        rows = np.arange(B)
         turn = rows_of(self.turn)
         seat = turn if viewer is None else viewer
-        per_card, per_kind_ = self.per_card, self.per_kind
+        card_share, kind_share = self.card_share, self.kind_share
+        mine = np.arange(B) * N + seat  # the viewer's place in a flattened [B, N, ...] array
         out = np.empty((B, self.encoding.observation_size), np.float32)
         out[:, :N] = _ONE_HOT[1 : N + 1, :N].take(seat, axis=0)
         if ended:
@@ -207,20 +217,21 @@ class WakatankaBatch:
         at = 2 * N
         out[:, at : at + 6] = _ONE_HOT[1:7, :6].take(rows_of(self.marker), axis=0)
         at += 6
-        out[:, at : at + 7] = rows_of(self.hands)[rows, seat] * per_kind_
+        hand = rows_of(self.hands).reshape(-1, _KINDS).take(mine, axis=0)
+        out[:, at : at + 7] = kind_share.take(hand)
         at += 7
-        out[:, at : at + N] = rows_of(self.hand_size) * per_card
+        out[:, at : at + N] = card_share.take(rows_of(self.hand_size))
         at += N
-        out[:, at : at + N] = rows_of(self.tokens) / TOKENS_TO_WIN
+        out[:, at : at + N] = self.token_share.take(rows_of(self.tokens))
         at += N
         width = 1 + 7 + N
         stacks = out[:, at : at + 6 * width].reshape(B, 6, width)  # a view: written in place
-        placed = rows_of(self.placed)  # [B, N, 6, 7]
-        stacks[:, :, 0] = rows_of(self.sizes) * per_card
-        stacks[:, :, 1:8] = placed[rows, seat] * per_kind_
-        stacks[:, :, 8:] = placed.sum(axis=3).transpose(0, 2, 1) * per_card
+        stacks[:, :, 0] = card_share.take(rows_of(self.sizes))
+        own = rows_of(self.placed).reshape(-1, _TILES, _KINDS).take(mine, axis=0)
+        stacks[:, :, 1:8] = kind_share.take(own)
+        stacks[:, :, 8:] = card_share.take(rows_of(self.by_placer))
         at += 6 * width
-        out[:, at : at + 7] = rows_of(self.removed) * per_kind_
+        out[:, at : at + 7] = kind_share.take(rows_of(self.removed))
         at += 7
         last_seat = rows_of(self.last_seat)
         out[:, at : at + N] = _ONE_HOT[: N + 1, :N].take(last_seat + 1, axis=0)
@@ -229,7 +240,7 @@ class WakatankaBatch:
         at += N + 6
         out[:, at] = rows_of(self.last_card)
         at += 1
-        out[:, at : at + 7 * N] = rows_of(self.known).reshape(B, 7 * N) * per_kind_
+        out[:, at : at + 7 * N] = kind_share.take(rows_of(self.known).reshape(B, 7 * N))
         return out
 
     # --- the rules -------------------------------------------------------------------------
@@ -245,6 +256,7 @@ class WakatankaBatch:
         placed = self.placed.reshape(-1)
         placed[((p * N + seat) * _TILES + tile) * _KINDS + card] += 1
         self.sizes.reshape(-1)[p * _TILES + tile] += 1
+        self.by_placer.reshape(-1)[(p * _TILES + tile) * N + seat] += 1
         self.marker[p] = tile
         self.last_seat[p] = seat
         self.last_tile[p] = tile
@@ -269,6 +281,7 @@ class WakatankaBatch:
         self.hands[g, taker[t]] += cards[t]
         self.hand_size[g, taker[t]] += cards[t].sum(axis=1)
         self.placed[games, :, tile] = 0
+        self.by_placer[games, tile] = 0
         self.sizes[games, tile] = 0
         self.last_seat[games] = -1
         return cards
@@ -332,6 +345,7 @@ class WakatankaBatch:
         self.hands[games] = hands
         self.hand_size[games] = hands.sum(axis=2)
         self.placed[games] = 0
+        self.by_placer[games] = 0
         self.sizes[games] = 0
         self.removed[games] = 0
         self.known[games] = 0
