@@ -139,12 +139,14 @@ class Session:
         while not state.is_terminal:
             seat = state.to_move
             if seat is None:
-                self.tell(state.apply(state.sample_chance(self.rng)))
-                self.moved()
+                events = state.apply(state.sample_chance(self.rng))
+                self.moved()  # kept before it is told: whatever is shown is saved
+                self.tell(events)
             elif seat in self.bots:
                 action = self.bots[seat].choose(state.view(seat), state.legal_actions())
-                self.tell(state.apply(action))
+                events = state.apply(action)
                 self.moved()
+                self.tell(events)
                 if self.pace > 0 and not state.is_terminal:
                     self.sleep(self.pace)  # one move at a time, also once you are out
             else:
