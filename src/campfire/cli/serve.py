@@ -53,6 +53,13 @@ def serve(
         float,
         typer.Option(help="hours a table waits for its players before it closes"),
     ] = 24.0,
+    waiting_per_address: Annotated[
+        int,
+        typer.Option(
+            help="tables waiting for players that one address may have at once (players "
+            "behind one school or carrier address share it)"
+        ),
+    ] = 10,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
@@ -77,6 +84,8 @@ def serve(
         fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
     if not waiting_hours > 0:
         fail(f"--waiting-hours must be above 0, not {waiting_hours}")
+    if waiting_per_address < 1:
+        fail(f"--waiting-per-address must be at least 1, not {waiting_per_address}")
     if workers < 1:
         fail(f"--workers must be at least 1, not {workers}")
     if workers > 1 and redis is None:
@@ -89,6 +98,7 @@ def serve(
         "tables_per_minute": tables_per_minute,
         "redis_url": redis,
         "waiting_hours": waiting_hours,
+        "waiting_per_address": waiting_per_address,
     }
     if redis is not None:
         try:

@@ -24,7 +24,7 @@ from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
 from campfire.server.collector import Tenure
-from campfire.server.headers import DefaultHeaders
+from campfire.server.headers import BodyLimit, DefaultHeaders
 from campfire.server.hub import (
     WAITING_HOURS,
     WAITING_PER_ADDRESS,
@@ -148,9 +148,10 @@ def create_app(
     app = FastAPI(
         title="Campfire",
         lifespan=lifespan,
-        max_body_size=BODY_LIMIT,
         docs_url=None,
         redoc_url=None,
+        # the API is this server's own, described in README.md: no schema is published
+        openapi_url=None,
         telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.hub = hub
@@ -170,6 +171,7 @@ def create_app(
 
     # pages and modules are small: always revalidated, so an update is seen at once; every
     # response carries the security headers
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT)
     app.add_middleware(
         DefaultHeaders,
         headers=[("cache-control", "no-cache"), *SECURITY_HEADERS.items()],
@@ -262,6 +264,7 @@ def create_app(
             listed=body.listed,
             clock=body.clock,
             address=address,
+            creator_sits=name is not None,
         )
         table = await hub.create(spec)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
@@ -312,7 +315,7 @@ def create_app(
         table_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
-        seat = await hub.seat_for(table, bearer(authorization))
+        seat = await hub.follower(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "only a player at this table can start the next game")
         nxt, new_seat, token = await hub.again(table, seat)
@@ -334,6 +337,32 @@ def create_app(
         body = await read_body(request, BotBody) if await request.body() else BotBody()
         await hub.hand_to_bot(table, by, seat, body.level)
         return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.post("/api/tables/{table_id}/reclaim")
+    async def reclaim_seat(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """Take back, with its old token, a seat the turn clock gave to a bot."""
+        table = await table_named(table_id)
+        token = bearer(authorization)
+        if token is None:
+            raise Refused(
+                401, "send the token of the seat the clock took ('Authorization: Bearer')"
+            )
+        seat = await hub.reclaim(table, token)
+        return {"id": table.id, "seat": seat, "table": table.meta()}
+
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel_table(
+        table_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        """The host calls off a table that still waits for players."""
+        table = await table_named(table_id)
+        token = bearer(authorization)
+        if token is None:
+            raise Refused(401, "only the host can cancel a table: send the host's seat token")
+        await hub.cancel(table, token)
+        return {"id": table.id, "cancelled": True}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/remove")
     async def remove_from_seat(

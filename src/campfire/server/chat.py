@@ -14,18 +14,18 @@ from campfire.server.connections import Connection
 from campfire.server.live import LiveTable
 from campfire.server.refusals import Refused
 from campfire.server.requests import invisible
-from campfire.server.storage import ChatFull, ChatRow, Conflict
+from campfire.server.storage import ChatRow, Conflict
 
 if TYPE_CHECKING:
     from campfire.server.hub import Hub
 
 log = logging.getLogger("campfire.server")
 
-#: characters per message, messages per seat (or spectator connection) per window
+#: characters per message, messages per seat (or per spectators' address) per window
 CHAT_LENGTH = 300
 CHAT_RATE = (5, 10.0)
-#: chat messages one table keeps
-CHAT_LIMIT = 2000
+#: chat messages one table keeps: the oldest make room for new ones, the chat never closes
+CHAT_KEPT = 2000
 
 
 def chat_text(raw: Any) -> str:
@@ -42,6 +42,14 @@ def chat_text(raw: Any) -> str:
     return text
 
 
+def chat_sender(conn: Connection) -> str:
+    """Whose budget a line counts against: a seat's own (one person), or every spectator
+    connection from one address together (many sockets are still one sender)."""
+    if conn.seat is not None:
+        return f"seat{conn.seat}"
+    return f"watch:{conn.address}"
+
+
 def chat_message(row: ChatRow) -> dict[str, Any]:
     return {"type": "chat", "seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
 
@@ -54,7 +62,7 @@ class TableChat:
         """Store one chat line from a connection and tell every connection, here and elsewhere."""
         hub = self.hub
         text = chat_text(raw)
-        who = f"seat{conn.seat}" if conn.seat is not None else f"watch{conn.key}"
+        who = chat_sender(conn)
         limit, window = CHAT_RATE
         wait = await hub.bus.hit(f"chat:{table.id}:{who}", limit, window)
         if wait is not None:
@@ -69,13 +77,11 @@ class TableChat:
         for _ in range(10):
             try:
                 await hub.store(
-                    hub.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_LIMIT
+                    hub.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_KEPT
                 )
                 break
             except Conflict:  # another process wrote the same line number first
                 continue
-            except ChatFull as error:
-                raise Refused(429, str(error)) from None
         else:
             raise Refused(503, "the message could not be stored: try again")
         await self.catch_up(table)
@@ -86,9 +92,11 @@ class TableChat:
         async with table.chat_lock:
             try:
                 rows = await anyio.to_thread.run_sync(
-                    self.hub.storage.chat_since, table.id, len(table.chat)
+                    self.hub.storage.chat_since, table.id, table.chat_next
                 )
             except Exception as error:
                 log.warning("could not read the chat of table %s: %s", table.id, error)
                 return
-            table.push_chat([chat_message(r) for r in rows])
+            table.push_chat([chat_message(r) for r in rows], CHAT_KEPT)
+            if rows:
+                table.chat_next = rows[-1].idx + 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from typing import Any
 
 import orjson
@@ -20,8 +21,11 @@ class Connection:
     """Messages are queued already encoded: a table encodes each seat's update once, however
     many connections that seat (or the spectators) has."""
 
-    def __init__(self, seat: int | None, name: str | None = None) -> None:
+    def __init__(self, seat: int | None, name: str | None = None, address: str = "") -> None:
         self.seat = seat
+        #: where it comes from (spectators are counted per address) and since when
+        self.address = address
+        self.opened = time.monotonic()
         #: the name a spectator gave in hello (they chat as "Spectator" otherwise)
         self.name = name
         #: tells this connection apart in shared rate limits

@@ -36,27 +36,32 @@ from campfire.kernel import (
     get_game,
 )
 from campfire.kernel.records import entry_to_json
+from campfire.server.admission import admit
 from campfire.server.bus import Bus
 from campfire.server.chat import TableChat, chat_message
-from campfire.server.clock import TurnClock
+from campfire.server.clock import CLOCK_STRIKES, TurnClock
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
 from campfire.server.live import (
     AWAY_SECONDS,
     BOT,
+    CANCELLED,
     HUMAN,
     TAKEOVER_LEVEL,
     LiveTable,
     Seat,
     bot_reason,
+    left_reason,
     removed_reason,
     token_hash,
 )
+from campfire.server.names import name_key
 from campfire.server.refusals import Refused
 from campfire.server.schema import FINISHED, PLAYING, WAITING
 from campfire.server.storage import (
     Conflict,
     Deal,
+    NameRemoved,
     NameTaken,
     SeatRow,
     Storage,
@@ -69,8 +74,6 @@ from campfire.server.writer import Writer
 log = logging.getLogger("campfire.server")
 T = TypeVar("T")
 
-#: connections (players and spectators) one table accepts
-CONNECTION_LIMIT = 64
 #: finished tables kept in memory with nobody watching (the rest reload from storage on demand)
 FINISHED_KEPT = 200
 #: hours a table waits for its players before it closes
@@ -78,6 +81,14 @@ WAITING_HOURS = 24.0
 #: tables one address may have waiting for players at once
 WAITING_PER_ADDRESS = 10
 
+
+#: what a seat's oldest connection hears when one more opened than a seat may hold
+SEAT_REPLACED = {
+    "type": "error",
+    "status": 409,
+    "reason": "this seat opened in another window: this one is closed",
+    "fatal": True,
+}
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -87,6 +98,10 @@ def new_id(rng: random.Random | None = None) -> str:
     if rng is None:
         return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
     return "".join(rng.choice(ID_ALPHABET) for _ in range(12))
+
+
+def removed_name(name: str) -> str:
+    return f"the host removed {name!r} from this table: it cannot sit here again"
 
 
 def address_hash(address: str) -> str:
@@ -106,6 +121,8 @@ class TableSpec:
     clock: int | None = None
     #: who opens it (counted against the waiting tables one address may have)
     address: str | None = None
+    #: the creator sits down at once (their own seat waits for nobody)
+    creator_sits: bool = False
 
 
 class Hub:
@@ -233,6 +250,7 @@ class Hub:
                 raise self._expired_refusal()
             rows = await anyio.to_thread.run_sync(self.storage.chat_since, table_id, 0)
             table.chat = [chat_message(r) for r in rows]
+            table.chat_next = rows[-1].idx + 1 if rows else 0
             self.tables[table_id] = table
             return table
 
@@ -244,12 +262,7 @@ class Hub:
 
     def _close_expired(self, table: LiveTable) -> None:
         """An expired waiting table leaves memory; whoever watches it is told and let go."""
-        self.tables.pop(table.id, None)
-        refusal = self._expired_refusal()
-        for conn in list(table.connections):
-            conn.push({"type": "error", "status": 410, "reason": refusal.reason, "fatal": True})
-            conn.push(None)
-        table.connections.clear()
+        self.drop(table, self._expired_refusal().reason)
 
     def _restore(self, row: TableRow, entries: list[dict[str, Any]]) -> LiveTable:
         try:
@@ -283,6 +296,7 @@ class Hub:
             host_hash=row.host_hash,
             clock=row.clock,
             deadline=row.deadline,
+            removed=set(row.removed),
         )
         for s in row.seats:
             table.seats[s.seat].timeouts = s.timeouts
@@ -360,7 +374,8 @@ class Hub:
             if not 0 <= s < players:
                 raise Refused(422, f"there is no seat {s} for a bot with {players} players")
         address = address_hash(spec.address) if spec.address is not None else None
-        if address is not None and any(s.kind == HUMAN for s in seats):
+        people = sum(1 for s in seats if s.kind == HUMAN) - (1 if spec.creator_sits else 0)
+        if address is not None and people > 0:  # only a table that waits for people counts
             waiting = await anyio.to_thread.run_sync(
                 self.storage.waiting_from, address, self.waiting_since()
             )
@@ -486,6 +501,8 @@ class Hub:
                 who = table.seats[seat]
                 taken = "a bot" if who.kind == BOT else who.name
                 raise Refused(409, f"seat {seat} is taken by {taken}: free seats are {free}")
+            if name_key(name) in table.removed:
+                raise Refused(403, removed_name(name))
             if table.named(name):
                 raise Refused(409, f"someone at this table is already called {name!r}")
             token = secrets.token_urlsafe(24)
@@ -502,6 +519,9 @@ class Hub:
                 claim = await self.store(
                     self.storage.claim_seat, table.id, seat, name, hashed, deal, host
                 )
+            except NameRemoved:
+                await self.sync.catch_up(table)
+                raise Refused(403, removed_name(name)) from None
             except NameTaken:
                 await self.sync.catch_up(table)
                 raise Refused(409, f"someone at this table is already called {name!r}") from None
@@ -668,6 +688,11 @@ class Hub:
         on someone who left. The old seat token stops acting for the seat: its open connections
         become spectators'.
         """
+        if seat == by and level is None and table.status == WAITING:
+            # leaving before the game starts: the seat is free again (naming a level still
+            # seats that bot in one's place)
+            await self.leave(table, seat)
+            return
         level = TAKEOVER_LEVEL if level is None else level
         levels = table.game.bot_levels()
         if level not in levels:
@@ -724,9 +749,60 @@ class Hub:
             table.deadline = None
         table.version = version
         table.updated = time.time()
-        self.to_spectators(table, seat, bot_reason(seat, level))
+        self.to_spectators(
+            table, seat, bot_reason(seat, level), reclaim=place.timeouts >= CLOCK_STRIKES
+        )
         table.broadcast_meta()
         self.bots.kick(table)
+
+    async def reclaim(self, table: LiveTable, token: str) -> int:
+        """The person whose seat the turn clock gave to a bot takes it back with their token,
+        while the game goes on; the bot's moves so far stand."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            seat = table.retired_seat(token)
+            if seat is None or table.seats[seat].kind != BOT:
+                raise Refused(403, "this token lost no seat at this table to a bot")
+            place = table.seats[seat]
+            if place.timeouts < CLOCK_STRIKES:
+                raise Refused(
+                    409,
+                    f"seat {seat} was handed to a bot, not taken by the clock: it stays a bot's",
+                )
+            if table.status != PLAYING:
+                raise Refused(409, "the game is over: follow Play again into the next one")
+            hashed = token_hash(token)
+            mine = table.state.to_move == seat and table.clock is not None
+            deadline = time.time() + table.clock if mine and table.clock else None
+            try:
+                version = await self.store(
+                    self.storage.reclaim_seat, table.id, seat, hashed, deadline
+                )
+            except Conflict as error:
+                await self.sync.catch_up(table)
+                raise Refused(409, str(error)) from None
+            place.kind, place.level, place.token_hash, place.bot = HUMAN, None, hashed, None
+            place.timeouts = 0
+            table.retired.pop(hashed, None)
+            if deadline is not None:
+                table.deadline = deadline
+            table.version = version
+            table.updated = time.time()
+            table.broadcast_meta()
+        await self.bus.publish(table.id, "seats")
+        return seat
+
+    async def follower(self, table: LiveTable, token: str | None) -> int | None:
+        """The seat whose player may follow into the next game: the token's seat, or the seat
+        a bot took over from it (the clock, or the player's own leaving)."""
+        try:
+            return await self.seat_for(table, token)
+        except Refused:
+            retired = table.retired_seat(token) if token else None
+            if retired is not None and table.seats[retired].kind == BOT:
+                return retired
+            raise
 
     async def remove(self, table: LiveTable, token: str | None, seat: int) -> None:
         """The host sends someone away from the waiting room: the seat is free again, the
@@ -751,24 +827,80 @@ class Hub:
                 raise Refused(409, f"seat {seat} is free: there is nobody to remove")
             if place.token_hash == table.host_hash:
                 raise Refused(409, "you cannot remove yourself: you are the host")
-            old = place.token_hash
-            try:
-                version = await self.store(self.storage.remove_seat, table.id, seat, old)
-            except Conflict as error:
-                await self.sync.catch_up(table)
-                raise Refused(409, f"{error}: nothing was changed") from None
-            place.name, place.token_hash = None, None
-            table.retired[old] = seat
-            table.presence.pop(seat, None)
-            table.version = version
-            table.updated = time.time()
-            self.to_spectators(table, seat, removed_reason(seat))
-            table.broadcast_meta()
+            await self._vacate(table, seat, True, removed_reason(seat))
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, "seats")
 
-    def to_spectators(self, table: LiveTable, seat: int, reason: str) -> None:
-        notice = {"type": "seat", "seat": None, "reason": reason}
+    async def leave(self, table: LiveTable, seat: int) -> None:
+        """A player leaves a table that has not started: their seat is free again (not a
+        bot's), their token stops working and their connections watch."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            if table.status != WAITING or table.seats[seat].token_hash is None:
+                raise Refused(409, "the game has started: a bot can play your seat instead")
+            await self._vacate(table, seat, False, left_reason(seat))
+        await self.bus.present(table.id, seat, False)
+        await self.bus.publish(table.id, "seats")
+
+    async def _vacate(self, table: LiveTable, seat: int, removed: bool, reason: str) -> None:
+        """Store and make current a waiting table's seat freed (the table's lock is held);
+        a removed player's token is remembered, to tell them why it no longer works."""
+        place = table.seats[seat]
+        old = place.token_hash
+        assert old is not None
+        try:
+            version = await self.store(self.storage.remove_seat, table.id, seat, old, removed)
+        except Conflict as error:
+            await self.sync.catch_up(table)
+            raise Refused(409, f"{error}: nothing was changed") from None
+        if removed and place.name is not None:
+            table.removed.add(name_key(place.name))
+        place.name, place.token_hash = None, None
+        if removed:
+            table.retired[old] = seat
+        table.presence.pop(seat, None)
+        table.version = version
+        table.updated = time.time()
+        self.to_spectators(table, seat, reason, removed=removed)
+        table.broadcast_meta()
+
+    async def cancel(self, table: LiveTable, token: str | None) -> None:
+        """The host calls off a table still waiting for players: it is gone, and whoever
+        watches it is told."""
+        async with table.lock:
+            if self.bus.shared:
+                await self.sync.catch_up(table)
+            if not table.is_host(token):
+                raise Refused(403, "only the host (who made this table) can cancel it")
+            if table.status != WAITING:
+                raise Refused(409, "the game has started: a table is cancelled only while waiting")
+            try:
+                await self.store(self.storage.cancel, table.id)
+            except Conflict as error:
+                await self.sync.catch_up(table)
+                raise Refused(409, f"{error}: nothing was changed") from None
+            self.drop(table, CANCELLED)
+        await self.bus.publish(table.id, "cancelled")
+
+    def drop(self, table: LiveTable, reason: str) -> None:
+        """A table that is gone leaves memory; whoever watches it is told and let go."""
+        self.tables.pop(table.id, None)
+        for conn in list(table.connections):
+            conn.push({"type": "error", "status": 410, "reason": reason, "fatal": True})
+            conn.push(None)
+        table.connections.clear()
+
+    def to_spectators(
+        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
+    ) -> None:
+        notice = {
+            "type": "seat",
+            "seat": None,
+            "reason": reason,
+            "reclaim": reclaim,
+            "removed": removed,
+        }
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None
@@ -784,7 +916,13 @@ class Hub:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if table.next_id is None:
-                bots = {s.seat: s.level for s in table.seats if s.kind == BOT and s.level}
+                # a seat a bot took over from a person is that person's again in the next game
+                people = set(table.retired.values())
+                bots = {
+                    s.seat: s.level
+                    for s in table.seats
+                    if s.kind == BOT and s.level and s.seat not in people
+                }
                 spec = TableSpec(
                     table.game.name,
                     table.players,
@@ -818,8 +956,11 @@ class Hub:
         if seat is None:
             retired = table.retired_seat(token)
             if retired is not None and table.seats[retired].kind == BOT:
+                back = table.seats[retired].timeouts >= CLOCK_STRIKES and table.status == PLAYING
                 raise Refused(
-                    403, f"a bot now plays seat {retired}: this token no longer acts for it"
+                    403,
+                    f"a bot now plays seat {retired}: this token no longer acts for it"
+                    + (" (the clock took it: take it back with /reclaim)" if back else ""),
                 )
             if retired is not None:
                 raise Refused(
@@ -832,13 +973,16 @@ class Hub:
 
     # --- connections -----------------------------------------------------------------------
     async def connect(
-        self, table: LiveTable, seat: int | None, name: str | None = None
+        self, table: LiveTable, seat: int | None, name: str | None = None, address: str = ""
     ) -> Connection:
-        if len(table.connections) >= CONNECTION_LIMIT:
-            raise Refused(429, f"this table already has {CONNECTION_LIMIT} connections")
+        replaced = admit(table.connections, seat, address)
         if name is not None and table.named(name):
             raise Refused(409, f"a player at this table is called {name!r}: pick another name")
-        conn = Connection(seat, name)
+        if replaced is not None:
+            table.connections.discard(replaced)
+            replaced.push(SEAT_REPLACED)
+            replaced.push(None)
+        conn = Connection(seat, name, address)
         first = seat is not None and not table.local_count(seat)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True))

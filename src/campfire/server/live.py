@@ -18,6 +18,7 @@ from typing import Any
 from campfire.kernel import Bot, Event, Game, State
 from campfire.server.bus import Presence
 from campfire.server.connections import Connection, encode
+from campfire.server.names import name_key
 from campfire.server.schema import FINISHED, PLAYING
 from campfire.server.webgame import WebGame
 
@@ -94,7 +95,11 @@ class LiveTable:
     deadline: float | None = None
     #: every chat message so far, in order (the "chat" message of each)
     chat: list[dict[str, Any]] = field(default_factory=list)
+    #: the number of the next chat line this copy has not taken (old lines roll out)
+    chat_next: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: the names the host removed (folded): they stay out of this table
+    removed: set[str] = field(default_factory=set)
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -107,8 +112,8 @@ class LiveTable:
 
     def named(self, name: str) -> bool:
         """Someone at the table already has this name (whatever its case)."""
-        wanted = name.casefold()
-        return any(s.name is not None and s.name.casefold() == wanted for s in self.seats)
+        wanted = name_key(name)
+        return any(s.name is not None and name_key(s.name) == wanted for s in self.seats)
 
     def host_seat(self) -> int | None:
         """The seat the host sits at (None: no host, or they gave their seat away)."""
@@ -231,12 +236,15 @@ class LiveTable:
             return clock_text(event, seat)
         return self.game.describe(event, seat)
 
-    def push_chat(self, messages: list[dict[str, Any]]) -> None:
+    def push_chat(self, messages: list[dict[str, Any]], keep: int) -> None:
+        """Tell every connection the new lines; keep only the last `keep` in memory."""
         for message in messages:
             self.chat.append(message)
             encoded = encode(message)
             for conn in list(self.connections):
                 conn.push(encoded)
+        if len(self.chat) > keep:
+            del self.chat[: len(self.chat) - keep]
 
     def chat_history(self) -> dict[str, Any]:
         return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:]}
@@ -278,8 +286,16 @@ def clock_text(event: Event, seat: int | None) -> str:
     return text
 
 
+#: what the sockets of a table the host cancelled hear
+CANCELLED = "the host cancelled this table before it started"
+
+
 def bot_reason(seat: int, level: str) -> str:
     return f"a {level} bot now plays seat {seat}: you are watching"
+
+
+def left_reason(seat: int) -> str:
+    return f"you left seat {seat}: it is free again, and you are watching"
 
 
 def removed_reason(seat: int) -> str:

@@ -17,11 +17,11 @@ STATIC = Path(__file__).parent / "static"
 
 
 def add_page_routes(app: FastAPI) -> None:
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def lobby_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 

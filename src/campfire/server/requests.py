@@ -74,6 +74,30 @@ def invisible(text: str) -> bool:
     return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
 
 
+SURROGATE = re.compile("[\ud800-\udfff]")
+SURROGATE_REFUSAL = (
+    "the text holds a lone surrogate (a \\ud800-\\udfff escape without its pair), "
+    "which is not a character: nothing was done"
+)
+
+
+def lone_surrogate(value: Any) -> bool:
+    """Whether a parsed JSON value holds, in any string or key, half of a surrogate pair:
+    JSON's `\\ud800` escapes allow it, but it is no text and cannot be sent on or stored."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
+
+
 def display_name(raw: str) -> str:
     """A name people can read: trimmed, single spaces, no control characters, 1 to 24 long,
     and not one the table uses for something else."""
@@ -116,6 +140,8 @@ async def read_body(request: Request, model: type[ModelT]) -> ModelT:
         raise Refused(400, f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise Refused(422, "the body must be a JSON object")
+    if lone_surrogate(data):
+        raise Refused(400, SURROGATE_REFUSAL)
     try:
         return model.model_validate(data)
     except ValidationError as error:

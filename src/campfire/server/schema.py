@@ -40,6 +40,8 @@ tables_t = Table(
     # migration 0003: seconds per turn (None: no clock) and when the running clock runs out
     Column("clock", Integer, nullable=True),
     Column("deadline", Float, nullable=True),
+    # migration 0004_removed: the names the host removed, folded (a JSON list): kept out
+    Column("removed", Text, nullable=False, default="[]"),
 )
 
 seats_t = Table(

@@ -13,11 +13,19 @@ from fastapi import FastAPI, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from campfire.server.admission import check_origin
 from campfire.server.connections import Connection
 from campfire.server.hub import Hub
 from campfire.server.live import LiveTable
 from campfire.server.refusals import Refused
-from campfire.server.requests import MESSAGE_LIMIT, ActBody, display_name, first_error
+from campfire.server.requests import (
+    MESSAGE_LIMIT,
+    SURROGATE_REFUSAL,
+    ActBody,
+    display_name,
+    first_error,
+    lone_surrogate,
+)
 
 #: seconds a new WebSocket has to say hello
 HELLO_TIMEOUT = 10.0
@@ -28,10 +36,12 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         try:
+            check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
             table = await table_named(table_id)
             seat, name = await _hello(websocket, table)
             await hub.sync.current(table)
-            conn = await hub.connect(table, seat, name)
+            address = websocket.client.host if websocket.client else ""
+            conn = await hub.connect(table, seat, name, address)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -135,11 +145,18 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 )
                 continue
             try:
-                return json.loads(text)
+                message = json.loads(text)
             except (ValueError, RecursionError):
                 await _send(
                     websocket, {"type": "error", "status": 400, "reason": "a message must be JSON"}
                 )
+                continue
+            if lone_surrogate(message):
+                await _send(
+                    websocket, {"type": "error", "status": 400, "reason": SURROGATE_REFUSAL}
+                )
+                continue
+            return message
 
     async def _pump(websocket: WebSocket, conn: Connection) -> None:
         while True:

@@ -35,6 +35,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
 from campfire.server import migrate
+from campfire.server.names import name_key
 from campfire.server.schema import (
     FINISHED,
     PLAYING,
@@ -53,6 +54,7 @@ __all__ = [
     "Claim",
     "Conflict",
     "Deal",
+    "NameRemoved",
     "NameTaken",
     "SeatRow",
     "Storage",
@@ -65,12 +67,12 @@ class Conflict(Exception):
     """Someone else changed the same row first (a seat taken, an entry already written)."""
 
 
-class ChatFull(Exception):
-    """A table's chat holds as many messages as it may."""
-
-
 class NameTaken(Conflict):
     """Someone at the table already goes by that name (whatever its case)."""
+
+
+class NameRemoved(Conflict):
+    """The host removed someone of that name from this table: it stays out."""
 
 
 @dataclass
@@ -125,6 +127,8 @@ class TableRow:
     address: str | None = None
     clock: int | None = None
     deadline: float | None = None
+    #: the names the host removed, folded (`names.name_key`)
+    removed: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -266,8 +270,13 @@ class Storage:
                     select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
                 )
             ]
-            wanted = name.casefold()
-            if any(s.name is not None and s.name.casefold() == wanted for s in seats):
+            wanted = name_key(name)
+            removed = db.execute(
+                select(tables_t.c.removed).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if wanted in orjson.loads(removed or "[]"):
+                raise NameRemoved(f"the host removed {name!r} from this table")
+            if any(s.name is not None and name_key(s.name) == wanted for s in seats):
                 raise NameTaken(f"someone at this table is already called {name!r}")
             place = next((s for s in seats if s.seat == seat), None)
             if place is None or place.kind != "human" or place.token_hash is not None:
@@ -312,9 +321,59 @@ class Storage:
             )
             return version
 
-    def remove_seat(self, table_id: str, seat: int, token_hash: str) -> int:
-        """The host sends a person away from a waiting table: the seat is free again and the
-        token stops working; Conflict when the seat changed hands or the game started first."""
+    def reclaim_seat(
+        self, table_id: str, seat: int, token_hash: str, deadline: float | None
+    ) -> int:
+        """The person whose seat the clock handed to a bot takes it back with their old token
+        (the clock runs for them again if it is their turn); Conflict when the seat is no
+        longer that bot's, or the game ended."""
+        with self.engine.begin() as db:
+            version = _bump(db, table_id)
+            back = db.execute(
+                update(seats_t)
+                .where(
+                    and_(
+                        seats_t.c.table_id == table_id,
+                        seats_t.c.seat == seat,
+                        seats_t.c.kind == "bot",
+                        seats_t.c.retired_hash == token_hash,
+                    )
+                )
+                .values(
+                    kind="human", level=None, token_hash=token_hash, retired_hash=None, timeouts=0
+                )
+            )
+            status = db.execute(
+                select(tables_t.c.status).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if back.rowcount != 1 or status != PLAYING:
+                raise Conflict(f"seat {seat} can no longer be taken back")
+            if deadline is not None:
+                db.execute(
+                    update(tables_t)
+                    .where(and_(tables_t.c.id == table_id, tables_t.c.to_move == seat))
+                    .values(deadline=deadline)
+                )
+            return version
+
+    def cancel(self, table_id: str) -> None:
+        """The host calls off a waiting table: it is deleted with its seats and chat;
+        Conflict when the game started first."""
+        with self.engine.begin() as db:
+            _bump(db, table_id)
+            status = db.execute(
+                select(tables_t.c.status).where(tables_t.c.id == table_id)
+            ).scalar_one()
+            if status != WAITING:
+                raise Conflict("the game has started")
+            for t in (moves_t, seats_t, chat_t):
+                db.execute(delete(t).where(t.c.table_id == table_id))
+            db.execute(delete(tables_t).where(tables_t.c.id == table_id))
+
+    def remove_seat(self, table_id: str, seat: int, token_hash: str, retire: bool = True) -> int:
+        """The host sends a person away from a waiting table (or they leave it): the seat is
+        free again and the token stops working (a removed one is remembered, `retire`);
+        Conflict when the seat changed hands or the game started first."""
         with self.engine.begin() as db:
             version = _bump(db, table_id)
             status = db.execute(
@@ -322,11 +381,25 @@ class Storage:
             ).scalar_one()
             if status != WAITING:
                 raise Conflict("the game has started")
+            name = db.execute(
+                select(seats_t.c.name).where(
+                    and_(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                )
+            ).scalar()
+            retired = {"retired_hash": token_hash} if retire else {}
             freed = _change_seat(
-                db, table_id, seat, token_hash, name=None, token_hash=None, retired_hash=token_hash
+                db, table_id, seat, token_hash, name=None, token_hash=None, **retired
             )
             if not freed:
                 raise Conflict(f"seat {seat} is no longer that player's")
+            if retire and name is not None:  # the name stays out of this table
+                removed = db.execute(
+                    select(tables_t.c.removed).where(tables_t.c.id == table_id)
+                ).scalar_one()
+                kept = sorted({*orjson.loads(removed or "[]"), name_key(name)})
+                db.execute(
+                    update(tables_t).where(tables_t.c.id == table_id).values(removed=dumps(kept))
+                )
             return version
 
     def append(
@@ -366,23 +439,28 @@ class Storage:
 
     # --- chat ------------------------------------------------------------------------------
     def add_chat(
-        self, table_id: str, seat: int | None, name: str, text: str, at: float, limit: int
+        self, table_id: str, seat: int | None, name: str, text: str, at: float, keep: int
     ) -> ChatRow:
-        """Append one chat line after the table's last; Conflict when another process wrote
-        the same line number first (the caller tries again), or the chat is full."""
+        """Append one chat line after the table's last, keeping only the last `keep` lines (a
+        full chat rolls over, it never closes); Conflict when another process wrote the same
+        line number first (the caller tries again)."""
         try:
             with self.engine.begin() as db:
                 last = db.execute(
                     select(func.max(chat_t.c.idx)).where(chat_t.c.table_id == table_id)
                 ).scalar()
                 idx = 0 if last is None else int(last) + 1
-                if idx >= limit:
-                    raise ChatFull(f"this table's chat is full ({limit} messages)")
                 db.execute(
                     insert(chat_t).values(
                         table_id=table_id, idx=idx, seat=seat, name=name, text=text, at=at
                     )
                 )
+                if idx >= keep:
+                    db.execute(
+                        delete(chat_t).where(
+                            and_(chat_t.c.table_id == table_id, chat_t.c.idx <= idx - keep)
+                        )
+                    )
                 return ChatRow(idx, seat, name, text, at)
         except IntegrityError:
             raise Conflict("another message took that place") from None
@@ -703,6 +781,7 @@ def _table(row: Any) -> TableRow:
         address=row["address"],
         clock=row["clock"],
         deadline=row["deadline"],
+        removed=orjson.loads(row["removed"] or "[]"),
     )
 
 

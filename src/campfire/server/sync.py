@@ -17,8 +17,16 @@ from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
 from campfire.server.bus import Presence
-from campfire.server.clock import clock_event
-from campfire.server.live import BOT, HUMAN, LiveTable, bot_reason, removed_reason
+from campfire.server.clock import CLOCK_STRIKES, clock_event
+from campfire.server.live import (
+    BOT,
+    CANCELLED,
+    HUMAN,
+    LiveTable,
+    bot_reason,
+    left_reason,
+    removed_reason,
+)
 from campfire.server.schema import FINISHED, PLAYING
 from campfire.server.storage import SeatRow
 
@@ -50,6 +58,9 @@ class Sync:
         )
         for table in targets:
             if table is None:
+                continue
+            if kind == "cancelled":
+                self.hub.drop(table, CANCELLED)
                 continue
             if kind == "presence":
                 carried = Presence.from_carried(data)
@@ -220,6 +231,7 @@ class Sync:
         table.updated, table.version = row.updated, row.version
         changed = changed or row.deadline != table.deadline
         table.deadline, table.host_hash = row.deadline, row.host_hash
+        table.removed = set(row.removed)
         if stamped:
             table.broadcast(stamped)
         elif changed:
@@ -239,13 +251,20 @@ class Sync:
             changed = True
             became_bot = row.kind == BOT and place.kind != BOT
             removed = row.kind == HUMAN and row.token_hash is None and place.token_hash is not None
+            by_host = removed and row.retired_hash == place.token_hash
             place.kind, place.level, place.name, place.token_hash = now
             if became_bot:
                 place.bot = None
-                self.hub.to_spectators(table, row.seat, bot_reason(row.seat, row.level or ""))
+                self.hub.to_spectators(
+                    table,
+                    row.seat,
+                    bot_reason(row.seat, row.level or ""),
+                    reclaim=row.timeouts >= CLOCK_STRIKES,
+                )
             elif removed:
                 table.presence.pop(row.seat, None)
-                self.hub.to_spectators(table, row.seat, removed_reason(row.seat))
+                why = removed_reason(row.seat) if by_host else left_reason(row.seat)
+                self.hub.to_spectators(table, row.seat, why, removed=by_host)
         self.hub.bots.seat_bots(table)
         return changed
 

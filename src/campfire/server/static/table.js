@@ -397,6 +397,9 @@ function receive(message) {
     chatEmpty();
   } else if (message.type === "seat" && message.seat === null && page.seat) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
+    // (when the clock took it, the old token takes it back: keep it for that, and Play again)
+    if (message.reclaim) keepLost(page.seat);
+    if (message.removed) keepRemoved();
     leftSeat(message.reason);
   } else if (message.type === "ok") {
     const waiter = page.pending.get(message.id);
@@ -408,6 +411,7 @@ function receive(message) {
       waiter.reject(new Error(message.reason));
     } else if (message.fatal && message.status === 403 && page.seat) {
       // the seat token is not valid here (a bot took the seat over, a wiped database): watch
+      if (message.reason.includes("host removed")) keepRemoved();
       forgetSeat(tableId);
       page.seat = null;
       toast(`${message.reason}. You are watching.`);
@@ -573,21 +577,64 @@ function waitingRoom() {
     $("stage").append(room);
   }
   const free = table.seats.filter((s) => !s.taken);
+  const hosting = page.seat && table.host === you() && table.status === "waiting";
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
     el("span", { class: "seat-no" }, `Seat ${s.seat}`),
     el("span", {}, s.kind === "bot" ? `${s.name} · ${s.level} bot` : s.taken ? (s.seat === you() ? `${s.name} (you)` : s.name) : "free"),
     s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? "connected" : "not connected" }) : null,
+    hosting && s.kind === "human" && s.taken && s.seat !== you()
+      ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, "Remove")
+      : null,
   )));
   const parts = [el("h2", {}, "Waiting for players"), seats];
   if (page.seat) {
     parts.push(el("p", {}, `You sit at seat ${page.seat.seat}. The game starts when every seat is taken.`));
     parts.push(inviteRow());
+    if (table.host === you()) {
+      parts.push(el("button", { type: "button", class: "ghost small", id: "cancel-table-btn", onclick: (event) => cancelTable(event.target) }, "Cancel this table"));
+    }
+  } else if (wasRemoved()) {
+    parts.push(el("p", { id: "removed-note" }, "The host removed you from this table: you can watch, not sit."));
   } else if (free.length) {
     parts.push(joinForm(free));
   }
   room.replaceChildren(...parts);
   if (typed !== null && $("join-name")) $("join-name").value = typed;
   if (focused && $(focused)) $(focused).focus();
+}
+
+async function removeSeat(seat, button) {
+  if (!confirm(`Send ${seat.name} away from this table? They cannot sit here again.`)) return;
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/seats/${seat.seat}/remove`, { method: "POST", token: page.seat.token });
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+/** The host removed this browser from the table: it is not offered a seat there again. */
+function keepRemoved() {
+  localStorage.setItem(`campfire:removed:${tableId}`, "1");
+}
+
+function wasRemoved() {
+  return localStorage.getItem(`campfire:removed:${tableId}`) === "1";
+}
+
+async function cancelTable(button) {
+  if (!confirm("Cancel this table? Everyone waiting here is sent away.")) return;
+  button.disabled = true;
+  try {
+    await api(`/api/tables/${tableId}/cancel`, { method: "POST", token: page.seat.token });
+    page.stopped = true;
+    forgetSeat(tableId);
+    location.assign("/");
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
 }
 
 function inviteRow() {
@@ -644,6 +691,12 @@ function seatTools() {
   const table = page.table;
   const me = you();
   clearTimeout(page.toolsTimer);
+  const lost = lostSeat();
+  if (me === null && lost && table.status === "playing") {
+    box.replaceChildren(el("button", { type: "button", class: "small", id: "reclaim-btn", onclick: (event) => reclaim(lost, event.target) }, "Take my seat back"));
+    box.hidden = false;
+    return;
+  }
   if (me === null || table.status === "finished") {
     box.hidden = true;
     box.replaceChildren();
@@ -662,7 +715,8 @@ function seatTools() {
       el("span", {}, `${seat.name} has been away for ${duration(away)}.`),
       el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, "Let a bot play")));
   }
-  rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, "Leave — a bot plays on"));
+  const leaving = table.status === "waiting" ? "Leave — free my seat" : "Leave — a bot plays on";
+  rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, leaving));
   box.replaceChildren(...rows);
   box.hidden = false;
   // show "Let a bot play" the moment a seat has been away long enough, without waiting for news
@@ -680,11 +734,42 @@ async function handOver(seat, button) {
 }
 
 async function leave(button) {
-  if (!confirm("Leave this table? A bot plays your seat for the rest of the game, and you watch.")) return;
+  const waiting = page.table.status === "waiting";
+  const question = waiting
+    ? "Leave this table? Your seat is free again for someone else, and you watch."
+    : "Leave this table? A bot plays your seat for the rest of the game, and you watch.";
+  if (!confirm(question)) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${tableId}/seats/${you()}/bot`, { method: "POST", token: page.seat.token, body: {} });
-    leftSeat("A bot plays your seat now: you are watching");
+    leftSeat(waiting ? "You left: your seat is free again" : "A bot plays your seat now: you are watching");
+  } catch (error) {
+    toast(error.message);
+    button.disabled = false;
+  }
+}
+
+/** The seat the turn clock gave to a bot, kept so its player can take it back or play again. */
+function lostSeat() {
+  try {
+    return JSON.parse(localStorage.getItem(`campfire:lost:${tableId}`) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function keepLost(seat) {
+  localStorage.setItem(`campfire:lost:${tableId}`, JSON.stringify({ seat: seat.seat, token: seat.token }));
+}
+
+async function reclaim(lost, button) {
+  button.disabled = true;
+  try {
+    const back = await api(`/api/tables/${tableId}/reclaim`, { method: "POST", token: lost.token });
+    localStorage.removeItem(`campfire:lost:${tableId}`);
+    saveSeat(tableId, back.seat, lost.token);
+    page.seat = { seat: back.seat, token: lost.token };
+    page.ws.close(); // reconnect as the seat
   } catch (error) {
     toast(error.message);
     button.disabled = false;
@@ -748,7 +833,7 @@ function fillEnd() {
   const won = me !== null && winners.includes(me);
   const names = winners.map((s) => (s === me ? "you" : ctx.plainName(s)));
   const buttons = [];
-  if (me !== null) {
+  if (me !== null || lostSeat()) {
     buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
   } else if (table.next) {
     buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, "Watch the next game"));
@@ -770,7 +855,8 @@ async function playAgain() {
   const button = $("again-btn");
   button.disabled = true;
   try {
-    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", token: page.seat.token });
+    const token = page.seat ? page.seat.token : lostSeat().token;
+    const next = await api(`/api/tables/${tableId}/again`, { method: "POST", token });
     saveSeat(next.id, next.seat, next.token);
     location.assign(`/t/${next.id}`);
   } catch (error) {
