@@ -150,8 +150,12 @@ def saved_file(folder: Path) -> Path:
     return path
 
 
-def test_ctrl_c_at_the_prompt_leaves_with_the_game_saved_and_named(
-    terminals: list[Terminal], tmp_path: Path
+@pytest.mark.parametrize(
+    ("key", "goodbye", "status"),
+    [("\x03", "Interrupted: you left the game.", 130), ("\x04", "You left the game.", 0)],
+)
+def test_ctrl_c_or_ctrl_d_at_the_prompt_leaves_with_the_game_saved_and_named(
+    terminals: list[Terminal], tmp_path: Path, key: str, goodbye: str, status: int
 ) -> None:
     game = start(
         terminals, tmp_path, "play", "powwow", "--seed", "1", "--pace", "0", columns=250
@@ -159,9 +163,9 @@ def test_ctrl_c_at_the_prompt_leaves_with_the_game_saved_and_named(
     game.expect("seat 0 > ")
     game.type("guess 5\r")
     game.expect("seat 0 > ")
-    game.type("\x03")
-    game.expect("Interrupted: you left the game.")
-    assert game.wait() == 130
+    game.type(key)
+    game.expect(goodbye)
+    assert game.wait() == status
     path = saved_file(tmp_path)
     assert f"The game is saved in {path}: resume it with" in " ".join(game.text.split())
     assert {"player": 0, "action": "guess", "value": 5} in Record.load(path).moves
@@ -183,27 +187,13 @@ def test_ctrl_c_while_the_bots_play_saves_the_game_up_to_the_last_whole_move(
     assert record.replay().to_move == 2
 
 
-def test_ctrl_d_at_the_prompt_leaves_with_the_game_saved(
-    terminals: list[Terminal], tmp_path: Path
-) -> None:
-    game = start(terminals, tmp_path, "play", "powwow", "--seed", "1", "--pace", "0")
-    game.expect("seat 0 > ")
-    game.type("guess 5\r")
-    game.expect("seat 0 > ")
-    game.type("\x04")
-    game.expect("You left the game.")
-    assert game.wait() == 0
-    game.expect("The game is saved in")
-    assert Record.load(saved_file(tmp_path)).replay().to_move == 0
-
-
 def test_the_finished_game_waits_to_be_saved_and_record_writes_every_move(
     terminals: list[Terminal], tmp_path: Path
 ) -> None:
     kept = tmp_path / "kept.json"
     game = start(
         terminals, tmp_path, "play", "powwow", "--players", "2", "--option", "buzzards=1",
-        "--seed", "1", "--pace", "0", "--record", str(kept),
+        "--seed", "1", "--pace", "0", "--record", str(kept), columns=250,
     )  # fmt: skip
     game.expect("seat 0 > ")
     game.type("guess 30\r")

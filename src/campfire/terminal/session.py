@@ -78,8 +78,9 @@ class Session:
         self.record_to = record_to  # --record FILE: written after every move and at the end
         # the commands once the game is over (more can be added: a table, not code)
         self.end_commands = {**END_COMMANDS, **(end_commands or {})}
-        self._checkpoint = self.record()  # the game after the last whole move
-        self._saved_moves = len(self._checkpoint.moves)  # what a save or the record file holds
+        # the game after the last whole move, and its length (entries of the state's history)
+        self._checkpoint: tuple[Record, int] | None = None
+        self._saved_at = len(state.history)  # how much of the game a save or --record holds
         self._saved_to: str | None = record_to
         self._record_failed = False
         self._shown_to: int | None = None
@@ -123,8 +124,9 @@ class Session:
             self.console.line()
             return self.leave(say.INTERRUPTED, 130, checkpoint=True)
         finally:
-            if self.record_to is not None and self._saved_moves != len(self._checkpoint.moves):
-                self.write_record(self._checkpoint)
+            last = self._checkpoint  # --record's file holds the last whole move, whatever came
+            if self.record_to is not None and last is not None and last[1] != self._saved_at:
+                self.write_record(*last)
 
     def play(self) -> int | None:
         """The game, move by move; an exit status if the person leaves before the end."""
@@ -139,12 +141,14 @@ class Session:
         while not state.is_terminal:
             seat = state.to_move
             if seat is None:
-                self.tell(state.apply(state.sample_chance(self.rng)))
-                self.moved()
+                events = state.apply(state.sample_chance(self.rng))
+                self.moved()  # kept before it is told: whatever is shown is saved
+                self.tell(events)
             elif seat in self.bots:
                 action = self.bots[seat].choose(state.view(seat), state.legal_actions())
-                self.tell(state.apply(action))
+                events = state.apply(action)
                 self.moved()
+                self.tell(events)
                 if self.pace > 0 and not state.is_terminal:
                     self.sleep(self.pace)  # one move at a time, also once you are out
             else:
@@ -156,11 +160,12 @@ class Session:
     # --- keeping the game ------------------------------------------------------------------
     def moved(self) -> None:
         """After every whole move: the checkpoint a Ctrl-C saves, and the --record file."""
-        self._checkpoint = self.record()
+        self._checkpoint = (self.record(), len(self.state.history))
         if self.record_to is not None:
-            self.write_record(self._checkpoint)
+            self.write_record(*self._checkpoint)
 
-    def write_record(self, record: Record) -> None:
+    def write_record(self, record: Record, at: int) -> None:
+        """Write --record's file with `record`, the game's first `at` history entries."""
         assert self.record_to is not None
         try:
             save_whole(record, self.record_to)
@@ -170,25 +175,28 @@ class Session:
             self._record_failed = True
             return
         self._record_failed = False
-        self._saved_moves = len(record.moves)
+        self._saved_at = at
 
     def unsaved(self) -> bool:
-        return len(self.record().moves) != self._saved_moves
+        return len(self.state.history) != self._saved_at
 
     def leave(self, message: str, status: int, keep: bool = True, checkpoint: bool = False) -> int:
         """Say goodbye, and where the game is kept: with `keep`, saved to a new file if it was
         not. `checkpoint`: the game as it was after the last whole move (an interrupted move
         may have left the state half done)."""
-        record = self._checkpoint if checkpoint else self.record()
-        if keep and record.moves and len(record.moves) != self._saved_moves:
+        if checkpoint and self._checkpoint is not None:
+            record, at = self._checkpoint
+        else:
+            record, at = self.record(), len(self.state.history)
+        if keep and record.moves and at != self._saved_at:
             if self.record_to is not None:
-                self.write_record(record)
+                self.write_record(record, at)
             else:
                 self._saved_to = autosave(record)
                 if self._saved_to is not None:
-                    self._saved_moves = len(record.moves)
+                    self._saved_at = at
         self.console.print(message, highlight=False)
-        if self._saved_to is not None and len(record.moves) == self._saved_moves:
+        if self._saved_to is not None and at == self._saved_at:
             self.console.print(
                 say.KEPT.format(path=self._saved_to, game=self.game.name),
                 highlight=False,
@@ -219,7 +227,7 @@ class Session:
         """At a terminal, the finished game stays until the person leaves: save it, look at it
         again, or whatever else `end_commands` offers."""
         if self.record_to is not None:
-            self.write_record(self.record())
+            self.write_record(self.record(), len(self.state.history))
         if not self.interactive:
             return 0
         self.ignore_typed_ahead()
@@ -376,7 +384,7 @@ class Session:
         except OSError as error:
             self.error(say.CANNOT_SAVE.format(path=args[0], reason=error.strerror))
             return False
-        self._saved_moves, self._saved_to = len(record.moves), args[0]
+        self._saved_at, self._saved_to = len(self.state.history), args[0]
         self.console.print(say.SAVED.format(path=args[0]), highlight=False, markup=False)
         return True
 

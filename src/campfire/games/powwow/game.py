@@ -141,7 +141,9 @@ class Powwow(Game[PowwowState]):
             return say(d["seat"], "be", "out of the game.")
         if kind == "game_over":
             names = " and ".join(say.name(s) for s in d["winners"])
-            return f"Game over. Winner{'s' if len(d['winners']) > 1 else ''}: {names}."
+            if len(d["winners"]) > 1:
+                return f"Game over. Winners: {names}."
+            return f"Game over. Winner: {names}."
         return f"{kind}: {dict(d)}"
 
     def sample_state(

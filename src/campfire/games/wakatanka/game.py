@@ -103,7 +103,8 @@ class Wakatanka(Game[WakatankaState]):
                 text += f"It was a bluff: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
             else:
                 text += f"The card was true: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
-            return text + f" the {len(d['cards'])} card{'s' if len(d['cards']) > 1 else ''}."
+            count = len(d["cards"])
+            return text + (" the card." if count == 1 else f" the {count} cards.")
         if kind == "spell":
             cards = ", ".join(d["cards"])
             text = say(d["seat"], "cast", f"a spell on {d['tile']}: it shows {cards}. ")
