@@ -28,7 +28,7 @@ class _Body(BaseModel):
 
 class CreateBody(_Body):
     game: str = Field(max_length=40)
-    players: int | None = Field(None, ge=1, le=64)
+    players: StrictInt | None = Field(None, ge=1, le=64)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     #: seat -> bot level; every other seat is for a person
     bots: dict[int, Annotated[str, Field(max_length=40)]] = Field(
@@ -37,7 +37,7 @@ class CreateBody(_Body):
     #: the creator's display name: they sit down at once (at `seat`, or the first free seat)
     #: and are the table's host
     name: str | None = Field(None, max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
+    seat: StrictInt | None = Field(None, ge=0, le=63)
     #: shown in the lobby; by default a table is reachable by its invite link only
     listed: StrictBool = False
     #: seconds per turn (one of the server's clock choices); None: no clock
@@ -46,13 +46,13 @@ class CreateBody(_Body):
 
 class JoinBody(_Body):
     name: str = Field(max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
+    seat: StrictInt | None = Field(None, ge=0, le=63)
 
 
 class ActBody(_Body):
     action: dict[str, Any] = Field(max_length=8)
     #: the record length the player's view showed: a stale move is refused, not misapplied
-    at: int | None = Field(None, ge=0)
+    at: StrictInt | None = Field(None, ge=0)
 
 
 class BotBody(_Body):
