@@ -246,8 +246,9 @@ class LiveTable:
         if len(self.chat) > keep:
             del self.chat[: len(self.chat) - keep]
 
-    def chat_history(self) -> dict[str, Any]:
-        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:]}
+    def chat_history(self, length: int) -> dict[str, Any]:
+        """The chat so far, and the most characters a line may have (`length`)."""
+        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:], "length": length}
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update; each seat's is built and encoded once."""

@@ -263,7 +263,7 @@ function chatSetup() {
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-text").value.trim();
-    if (text && say(text)) $("chat-text").value = "";
+    if (text) say(text, true);
   });
   $("chat-btn").addEventListener("click", () => openChat(!document.body.classList.contains("chat-open")));
   $("chat-close").addEventListener("click", () => openChat(false));
@@ -279,13 +279,20 @@ function openChat(open) {
   }
 }
 
-function say(text) {
+/** Send a chat line; a line typed in the input leaves it only once the server took it (a
+ * refused one, too long or too many at once, stays there to send again). */
+function say(text, typed = false) {
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
     toast("not connected to the server; trying again…");
-    return false;
+    return;
   }
-  page.ws.send(JSON.stringify({ type: "chat", text: text.slice(0, 200) }));
-  return true;
+  const id = page.nextId++;
+  const input = $("chat-text");
+  page.pending.set(id, {
+    resolve: () => { if (typed && input.value.trim() === text) input.value = ""; },
+    reject: (error) => toast(error.message),
+  });
+  page.ws.send(JSON.stringify({ type: "chat", id, text }));
 }
 
 function chatEmpty() {
@@ -391,6 +398,8 @@ function receive(message) {
   } else if (message.type === "chat") {
     addChat(message);
   } else if (message.type === "chat_history") {
+    // the server's own limit on a line: one number, the server's
+    if (Number.isInteger(message.length)) $("chat-text").maxLength = message.length;
     $("chat-log").replaceChildren();
     page.chat = [];
     for (const line of message.messages || []) addChat(line, { quiet: true });
