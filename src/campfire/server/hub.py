@@ -905,7 +905,8 @@ class Hub:
             if conn.seat == seat:
                 conn.seat = None
                 conn.push(notice)
-                conn.push(table.update_for(None, table.events, full=True))
+                # the story so far stays told to them as they lived it ("Your time ran out")
+                conn.push(table.update_for(None, table.events, full=True, voice=seat))
 
     async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down."""

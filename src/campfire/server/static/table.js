@@ -840,7 +840,8 @@ function fillEnd() {
   const me = you();
   const winners = table.winners;
   const won = me !== null && winners.includes(me);
-  const names = winners.map((s) => (s === me ? "you" : ctx.plainName(s)));
+  // "You win!" says who won already: the line below names only the others who won with you
+  const names = winners.filter((s) => !won || s !== me).map((s) => ctx.plainName(s));
   const buttons = [];
   if (me !== null || lostSeat()) {
     buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
@@ -853,7 +854,9 @@ function fillEnd() {
   $("end-body").replaceChildren(
     el("div", { class: `end-crest ${won ? "won" : ""}` }, logo(56)),
     el("h2", { id: "end-title" }, won ? "You win!" : "Game over"),
-    el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
+    won
+      ? (names.length ? el("p", { class: "end-winners" }, `Together with ${names.join(" and ")}`) : null)
+      : el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
     page.board.summary ? page.board.summary(page.msg) : null,
     el("div", { class: "end-buttons" }, buttons),
     el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
