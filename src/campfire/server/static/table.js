@@ -557,7 +557,8 @@ function frame() {
   document.title = `${prefix}${table.title} — Campfire`;
   if (kind === "you" && !page.wasYourTurn) yourTurn();
   page.wasYourTurn = kind === "you";
-  $("invite-btn").hidden = table.status !== "waiting";
+  // only someone at the table invites: a visitor without a seat is offered the seat itself
+  $("invite-btn").hidden = table.status !== "waiting" || !page.seat;
   clock();
   muteList();
   waitingRoom();
