@@ -62,3 +62,43 @@ def test_the_end_dialog_says_you_win_once(serve: Serve, open_page: Any) -> None:
     expect(page.locator("#end-title")).to_have_text("You win!")
     expect(dialog).not_to_contain_text("Winner")
     assert watched.errors == []
+
+
+def test_the_replay_shows_the_chat_and_the_seats_as_they_were_at_each_step(
+    client: Client, open_page: Any
+) -> None:
+    made = client.create("powwow", 2, {1: "random"}, name="Ana")
+    ana = client.socket(made["id"], made["token"])
+    ana.send({"type": "chat", "id": 1, "text": "good luck"})
+    ana.until(lambda m: m["type"] == "ok")
+    game = get_game("powwow")
+    player = make_bot(game, "random", 2)
+    while (state := client.state(made["id"], made["token"]))["table"]["status"] != "finished":
+        if state["controls"] is None:
+            client.wait_for(
+                made["id"],
+                lambda s: s["controls"] is not None or s["table"]["status"] == "finished",
+                made["token"],
+            )
+            continue
+        table = client.app.state.hub.tables[made["id"]]
+        action = player.choose(table.state.view(0), table.state.legal_actions())
+        client.act(made["id"], made["token"], game.action_to_json(action), state["at"])
+    ana.send({"type": "chat", "id": 2, "text": "well played"})
+    ana.until(lambda m: m["type"] == "ok" and m["id"] == 2)
+    ana.close()  # Ana is away now: that is not part of the game the replay shows
+    client.wait_for(made["id"], lambda s: s["table"]["seats"][0]["away"])
+    watched = open_page(1280, 900)
+    page = watched.page
+    page.goto(f"{client.base}/replay/{made['id']}")
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    expect(page.locator("#chat-log")).not_to_contain_text("good luck")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#step-label")).to_contain_text("step 1 of")
+    expect(page.locator("#chat-log")).to_contain_text("good luck")
+    expect(page.locator("#chat-log")).not_to_contain_text("well played")
+    expect(page.locator(".pw-seat[data-seat='0']")).not_to_contain_text("away")
+    page.keyboard.press("End")
+    expect(page.locator("#chat-log")).to_contain_text("well played")
+    expect(page.locator(".pw-seat[data-seat='0']")).not_to_contain_text("away")
+    assert watched.errors == []
