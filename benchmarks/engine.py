@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from campfire.kernel import get_game
+from campfire.kernel import Record, get_game
 
 GameRun = Callable[[random.Random], int]  # plays one game, returns its steps
 
@@ -215,13 +215,15 @@ def vector_run(
     engine: str = "auto",
     records: bool = False,
     batch_steps: int = 4,
+    kept: list[dict[str, Any]] | None = None,
 ) -> GameRun:
     """`campfire.envs.vector.VectorEnv`: `batch_steps` steps of the whole batch per call, random
     legal actions chosen from the masks with NumPy; a step is one game's move. Finished games
-    are logged either way; `records` also turns them into format-1 JSON at every call."""
+    are logged either way; `records` also turns them into format-1 JSON at every call, the last
+    call's kept in `kept` (to replay them after the measurement)."""
     from campfire.envs.vector import VectorEnv
 
-    env = VectorEnv(name, num_envs=num_envs, players=players, seed=0, engine=engine)
+    env = VectorEnv(name, num_envs=num_envs, players=players, engine=engine)
     _, info = env.reset(seed=0)
     generator = np.random.default_rng(0)
     state = {"mask": info["action_mask"]}
@@ -232,9 +234,12 @@ def vector_run(
             _, _, _, _, info = env.step(random_legal(mask, generator))
             mask = info["action_mask"]
         state["mask"] = mask
-        kept = env.finished_records() if records else env.batch.finished
-        if not records:
-            kept.clear()  # logged and dropped: the JSON is made only when asked for
+        if records:
+            made = env.finished_records()
+            if kept is not None:
+                kept[:] = made
+        else:
+            env.batch.finished.clear()  # logged and dropped: the JSON is made only when asked for
         return batch_steps * num_envs
 
     return run
@@ -297,17 +302,32 @@ def batch_rows(seconds: float) -> None:
     liars_dice = openspiel_run("liars_dice")
     lines = header("liars_dice")
     lines.append(row("OpenSpiel liars_dice (C++, 2p)", measure(liars_dice, seconds), 1.0))
+    kept: dict[str, list[dict[str, Any]]] = {"powwow": [], "wakatanka": []}
     batches = [
         ("Campfire VectorEnv powwow (4p, B=1024)", vector_run("powwow", 4, 1024)),
-        ("  the same, each finished game as JSON", vector_run("powwow", 4, 1024, records=True)),
+        (
+            "  the same, each finished game as JSON",
+            vector_run("powwow", 4, 1024, records=True, kept=kept["powwow"]),
+        ),
         ("  the same, B=64", vector_run("powwow", 4, 64)),
         ("  the same, kernel engine", vector_run("powwow", 4, 1024, engine="kernel")),
         ("Campfire VectorEnv wakatanka (4p, B=1024)", vector_run("wakatanka", 4, 1024)),
+        (
+            "  the same, each finished game as JSON",
+            vector_run("wakatanka", 4, 1024, records=True, kept=kept["wakatanka"]),
+        ),
+        ("  the same, B=64", vector_run("wakatanka", 4, 64)),
+        ("  the same, kernel engine", vector_run("wakatanka", 4, 1024, engine="kernel")),
     ]
     for label, run in batches:
         figures, ratio = compare(run, liars_dice, seconds)
         lines.append(row(label, figures, ratio, games=False))
     print("\n".join(lines))
+    for name, records in kept.items():  # exact: the last batch's finished games replay
+        for record in records:
+            if not Record.from_json(record).replay().is_terminal:
+                raise AssertionError(f"a batched {name} game does not replay to its end")
+        print(f"{name}: {len(records)} finished games of the last measured call replayed exactly")
 
 
 def main() -> None:

@@ -153,3 +153,20 @@ def test_entry_after_the_end(campfire: Run, tmp_path: Path) -> None:
     doc["moves"].append({"player": 2, "action": "call"})
     line = refused(campfire, tmp_path, doc)
     assert "entry 48" in line and "the game is over" in line
+
+
+def test_the_seats_header_is_accepted_and_ignored(campfire: Run, tmp_path: Path) -> None:
+    doc = json.loads((EXAMPLES / "wakatanka-4p.json").read_text())
+    doc["seats"] = [{"name": None, "bot": None}] + [{"name": None, "bot": "medium"}] * 3
+    path = tmp_path / "seated.json"
+    path.write_text(json.dumps(doc))
+    result = campfire("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    expected = json.loads((EXAMPLES / "wakatanka-4p.expected.json").read_text())
+    assert json.loads(result.stdout) == expected
+    doc["seats"] = doc["seats"][:3]
+    path.write_text(json.dumps(doc))
+    for args in ([str(path), "--json"], [str(path)]):
+        result = campfire("replay", *args)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr == "campfire: 'seats' lists 3 seats for 4 players\n"

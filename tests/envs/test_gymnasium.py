@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import campfire.envs.gymnasium_env  # noqa: F401  (registers the ids)
 from campfire.envs.gymnasium_env import CampfireEnv
-from campfire.kernel import OptionError
+from campfire.kernel import OptionError, RandomBot
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -87,3 +87,98 @@ def test_bad_arguments_get_clear_errors():
         CampfireEnv("powwow", tomahawks="yes")
     with pytest.raises(KeyError, match="unknown game 'chess'"):
         CampfireEnv("chess")
+
+
+class Recorder:
+    """A bot object that keeps the views it was shown (RandomBot's choices)."""
+
+    def __init__(self) -> None:
+        self.bot = RandomBot(0)
+        self.seats: set[int] = set()
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        self.seats.add(view.seat)
+        return self.bot.choose(view, legal)
+
+
+def play_one(env: CampfireEnv, seed: int) -> Any:
+    """A whole game with random legal learner actions; the learner's reward."""
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    while True:
+        _, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        if terminated or truncated:
+            assert env.state_now.is_terminal
+            return reward
+
+
+@pytest.mark.parametrize("game", ["powwow", "wakatanka"])
+def test_opponents_in_every_form(game):
+    """A level, a bot object, a factory (a class or a function of the seed), `module:factory`
+    as the arena takes it, a policy on encoded views, and the batched rule bot."""
+    recorder = Recorder()
+    made: list[int | None] = []
+
+    def factory(seed: int | None) -> RandomBot:
+        made.append(seed)
+        return RandomBot(seed)
+
+    views: list[np.ndarray] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        views.append(observation)
+        return int(np.flatnonzero(mask)[0])
+
+    forms = ["easy", recorder, factory, RandomBot, "tests.bots.own_bot:Cautious", policy, "rule"]
+    env = CampfireEnv(
+        game,
+        players=len(forms) + 1 if game == "powwow" else 4,
+        seat=1,
+        opponents=(forms if game == "powwow" else [recorder, policy, "rule"]),
+    )
+    for seed in range(2):
+        play_one(env, seed)
+        assert env.state_now.is_terminal
+    # the other seats in order: 0, 2, 3 ...; the learner is at 1
+    assert recorder.seats == {2 if game == "powwow" else 0}  # the seat it was given
+    assert views
+    seat_of = env.players
+    for observation in views:
+        viewer = int(np.argmax(observation[:seat_of]))
+        assert viewer == (6 if game == "powwow" else 2)  # the policy's seat, its own view
+    if game == "powwow":
+        assert len(made) == 2 and len(set(made)) == 2  # a fresh bot per game, seeded apart
+        assert env.levels[:2] == ["easy", "Recorder"]
+
+
+def test_self_play_with_the_learners_own_policy_is_seeded():
+    """The policy the learner trains plays the other seats too; the same seed, the same games."""
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> np.int64:
+        return np.int64(np.flatnonzero(mask)[-1] if observation[0] > 0 else np.flatnonzero(mask)[0])
+
+    def rewards() -> list[Any]:
+        env = gymnasium.make("campfire/WakaTanka-v0", players=4, opponents=policy)
+        return [play_one(env.unwrapped, seed) for seed in range(3)]  # type: ignore[arg-type]
+
+    assert rewards() == rewards()
+
+
+def test_bad_opponents_get_clear_errors():
+    with pytest.raises(ValueError, match="cannot import 'nowhere'"):
+        CampfireEnv("powwow", opponents="nowhere:Bot")
+    with pytest.raises(ValueError, match="no bot factory named 'NOT_A_FACTORY'"):
+        CampfireEnv("powwow", opponents="tests.bots.own_bot:NOT_A_FACTORY")
+    with pytest.raises(TypeError, match="an opponent is a level name"):
+        CampfireEnv("powwow", opponents=3.5)
+    with pytest.raises(TypeError, match="neither one argument"):
+        CampfireEnv("powwow", opponents=lambda a, b, c: 0)
+
+    env = CampfireEnv("powwow", players=2, seat=1, opponents=lambda obs, mask: 259)
+    with pytest.raises(ValueError, match="policy at seat 0 chose action 259, not legal"):
+        env.reset(seed=0)  # the policy moves first, and disputes with no guess standing
+    env = CampfireEnv("powwow", players=2, seat=1, opponents=lambda obs, mask: "guess")
+    with pytest.raises(ValueError, match="not one action"):
+        env.reset(seed=0)

@@ -24,6 +24,7 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @st.composite
 def batches(draw: st.DrawFn) -> tuple[str, int, dict[str, Any], int, int]:
+    """A game, its players and options, a batch size and a seed."""
     game = draw(st.sampled_from(["powwow", "wakatanka"]))
     if game == "powwow":
         players = draw(st.integers(2, 6))
@@ -42,39 +43,67 @@ def batches(draw: st.DrawFn) -> tuple[str, int, dict[str, Any], int, int]:
 
 def play(env: VectorEnv, seed: int, games: int, max_steps: int = 3000) -> list[dict[str, Any]]:
     """Random legal play until `games` games ended; each finished game's record with what the
-    batch showed along it (observations, masks, seats to move), its rewards and last state."""
+    batch showed along it (observations, masks, seats to move: the learner's decisions only when
+    opponents play inside), its rewards, results, scores and final observation."""
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
+    for _, record in env.finished_records(rows=True):
+        learner_less(env, record)
     seen = [[(obs[b], info["action_mask"][b], int(info["to_move"][b]))] for b in range(len(obs))]
     done: list[dict[str, Any]] = []
     for _ in range(max_steps):
         obs, rewards, terminations, truncations, info = env.step(
             random_actions(info["action_mask"], rng)
         )
+        assert rewards.shape == terminations.shape == truncations.shape == (env.num_envs,)
         assert not truncations.any()
         ended = np.flatnonzero(terminations).tolist()
-        records = env.finished_records()
-        assert len(records) == len(ended)
-        for b, record in zip(ended, records, strict=True):
+        finished = env.finished_records(rows=True)
+        if env.opponents is None:  # else a game may end before the learner moves (never here)
+            assert [row for row, _ in finished] == ended
+        assert sorted({row for row, _ in finished}) == ended
+        reported = set()
+        for b, record in finished:
+            if b in reported:
+                learner_less(env, record)
+                continue
+            reported.add(b)
             done.append(
                 {
                     "record": record,
                     "seen": seen[b],
-                    "rewards": rewards[b],
+                    "reward": rewards[b],
+                    "returns": info["returns"][b],
                     "scores": info["final_scores"][b],
+                    "final_obs": info["final_obs"][b],
                 }
             )
             seen[b] = []
+        if ended:
+            assert np.array_equal(info["_final_obs"], terminations)
+            assert np.array_equal(info["_final_info"], terminations)
+        else:
+            assert "final_obs" not in info
         for b in range(len(obs)):
             if b not in ended:
-                assert not rewards[b].any()
+                assert rewards[b] == 0 and not info["returns"][b].any()
             seen[b].append((obs[b], info["action_mask"][b], int(info["to_move"][b])))
         if len(done) >= games:
             return done
     raise AssertionError(f"only {len(done)} games ended in {max_steps} steps")
 
 
-def replay_matches(game_name: str, finished: dict[str, Any]) -> None:
+def learner_less(env: VectorEnv, record: dict[str, Any]) -> None:
+    """A game that ended before the learner moved (one buzzard, one elimination) is a record
+    but no episode: it must hold no move of the learner's."""
+    assert env.opponents is not None
+    assert all(move.get("player") != env.seat for move in record["moves"])
+
+
+def replay_matches(game_name: str, finished: dict[str, Any], seat: int, learner_only: bool) -> None:
+    """The record replays through the scalar engine to what the batch showed: at each decision
+    (the learner's only, with opponents inside) the same seat, observation and legal actions; at
+    the end the same results, scores and the learner's final view."""
     record = Record.from_json(finished["record"])
     game = get_game(game_name)
     encoding = game.encoding(record.players, record.options)
@@ -84,7 +113,7 @@ def replay_matches(game_name: str, finished: dict[str, Any]) -> None:
     from campfire.kernel.records import apply_entry
 
     for raw in record.moves:
-        if state.to_move is not None:
+        if state.to_move is not None and (not learner_only or state.to_move == seat):
             obs, mask, to_move = next(seen)
             assert to_move == state.to_move
             expected = np.frombuffer(encoding.observe(state.view(to_move)), np.float32)
@@ -96,10 +125,14 @@ def replay_matches(game_name: str, finished: dict[str, Any]) -> None:
     assert state.is_terminal
     assert next(seen, None) is None  # the batch showed exactly the game's decisions
     assert decisions > 0
-    assert np.array_equal(finished["rewards"], np.array(state.returns(), np.float32))
+    returns = np.array(state.returns(), np.float32)
+    assert np.array_equal(finished["returns"], returns)
+    assert finished["reward"] == returns[seat]
     summary = game.summary(state)
     scores = summary["buzzards"] if game_name == "powwow" else summary["tokens"]
     assert list(finished["scores"]) == scores
+    final = np.frombuffer(encoding.observe(state.view(seat)), np.float32)
+    assert np.array_equal(finished["final_obs"], final)
 
 
 @pytest.mark.parametrize("engine", ["auto", "kernel"])
@@ -107,17 +140,32 @@ def replay_matches(game_name: str, finished: dict[str, Any]) -> None:
 @given(case=batches())
 def test_every_batched_game_replays_through_the_scalar_engine(engine, case):
     game, players, options, num_envs, seed = case
-    env = VectorEnv(game, num_envs=num_envs, players=players, seed=seed, engine=engine, **options)
+    seat = seed % players
+    env = VectorEnv(game, num_envs=num_envs, players=players, engine=engine, seat=seat, **options)
     finished = play(env, seed, games=num_envs + 1)
     for one in finished:
         assert one["record"]["format"] == 1
         assert one["record"]["options"] == {**get_game(game).default_options(), **options}
-        replay_matches(game, one)
+        replay_matches(game, one, seat, learner_only=False)
+
+
+@pytest.mark.parametrize("opponents", ["random", "rule"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=batches())
+def test_games_against_opponents_inside_the_batch_replay_too(opponents, case):
+    game, players, options, num_envs, seed = case
+    seat = seed % players
+    env = VectorEnv(
+        game, num_envs=num_envs, players=players, seat=seat, opponents=opponents, **options
+    )
+    finished = play(env, seed, games=num_envs + 1)
+    for one in finished:
+        replay_matches(game, one, seat, learner_only=True)
 
 
 def test_the_same_seed_plays_the_same_games():
     def records(seed: int) -> list[Any]:
-        env = VectorEnv("wakatanka", num_envs=3, players=4, seed=seed)
+        env = VectorEnv("wakatanka", num_envs=3, players=4)
         return [one["record"] for one in play(env, seed, games=4)]
 
     assert records(7) == records(7)
@@ -125,7 +173,7 @@ def test_the_same_seed_plays_the_same_games():
 
 
 def test_shapes_spaces_and_every_seat_to_move():
-    env = VectorEnv("powwow", num_envs=4, players=3, seed=1, tomahawks=True)
+    env = VectorEnv("powwow", num_envs=4, players=3, tomahawks=True)
     obs, info = env.reset(seed=1)
     encoding = get_game("powwow").encoding(3, {"tomahawks": True})
     assert obs.shape == (4, encoding.observation_size) and obs.dtype == np.float32
@@ -137,7 +185,8 @@ def test_shapes_spaces_and_every_seat_to_move():
     _, rewards, terminations, truncations, info = env.step(
         random_actions(info["action_mask"], np.random.default_rng(0))
     )
-    assert rewards.shape == (4, 3) and terminations.shape == truncations.shape == (4,)
+    assert rewards.shape == terminations.shape == truncations.shape == (4,)
+    assert info["returns"].shape == (4, 3)
     for seat in range(3):
         view = env.observe(seat)
         assert view.shape == (4, encoding.observation_size)
@@ -145,7 +194,7 @@ def test_shapes_spaces_and_every_seat_to_move():
 
 
 def test_bad_input_is_refused_with_the_reason():
-    env = VectorEnv("powwow", num_envs=2, players=4, seed=0)
+    env = VectorEnv("powwow", num_envs=2, players=4)
     with pytest.raises(CampfireError, match="reset"):
         env.step([0, 0])
     _, info = env.reset()

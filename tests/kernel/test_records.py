@@ -35,6 +35,46 @@ def test_options_may_be_omitted_or_partial() -> None:
     assert state.options.buzzards == 3 and state.chance_due() is not None
 
 
+SEATS: list[dict[str, str | None]] = [
+    {"name": None, "bot": None},
+    {"name": "Dana", "bot": None},
+    {"name": None, "bot": "medium"},
+    {"name": "Bot 3", "bot": "hard"},
+]
+
+
+def test_the_seats_header_is_kept_and_replay_ignores_it(tmp_path: Path) -> None:
+    state = get_game("wakatanka").new_state(4)
+    state.play_out([RandomBot(1)] * 4, random.Random(2))
+    path = tmp_path / "game.json"
+    Record.of(state, seats=SEATS).save(path)
+    data = json.loads(path.read_text())
+    assert list(data) == ["format", "game", "players", "options", "seats", "moves"]
+    assert data["seats"] == SEATS
+    loaded = Record.load(path)
+    assert loaded.seats == SEATS
+    assert loaded.replay().view(None).to_json() == state.view(None).to_json()
+    assert "seats" not in Record.of(state).to_json()  # left out when nobody said
+    assert Record.from_json(base()).seats is None
+
+
+@pytest.mark.parametrize(
+    ("seats", "reason"),
+    [
+        ({}, "'seats' must be a list with one object per seat"),
+        (SEATS[:3], "'seats' lists 3 seats for 4 players"),
+        ([*SEATS[:3], None], "'seats' entry 3 must be an object with exactly 'name' and 'bot'"),
+        ([*SEATS[:3], {"name": None}], "entry 3 must be an object with exactly 'name' and 'bot'"),
+        ([*SEATS[:3], {**SEATS[3], "x": "1"}], "entry 3 must be an object with exactly"),
+        ([*SEATS[:3], {"name": 3, "bot": None}], "entry 3: 'name' must be a string or null"),
+        ([*SEATS[:3], {"name": None, "bot": True}], "entry 3: 'bot' must be a string or null"),
+    ],
+)
+def test_a_malformed_seats_header_is_refused(seats: Any, reason: str) -> None:
+    with pytest.raises(RecordError, match=reason):
+        Record.from_json(base(seats=seats))
+
+
 def base(**changes: Any) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "format": 1,

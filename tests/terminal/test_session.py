@@ -273,3 +273,31 @@ def test_hot_seat_without_a_terminal_marks_each_hand_over_without_waiting() -> N
     first, second = screen.text.split("─ seat 1 ─")
     assert "0 (you)" in first and "1 (you)" not in first  # each sees the table as its own seat
     assert "1 (you)" in second and "0 (you)" not in second
+
+
+def test_lines_typed_before_the_table_was_shown_are_shown_and_not_played() -> None:
+    session, screen = powwow_session(["guess 4"])
+    queued = [["dispute", "guess 9"]]
+    session.typed_ahead = lambda: queued.pop() if queued else []
+    assert session.human_turn(0) is None
+    assert "Ignored 'dispute' and 'guess 9', typed before this table was shown" in screen.text
+    assert session.state.view(None).guess == 4  # only what was typed at the prompt played
+
+
+def test_after_the_game_the_commands_are_a_table_more_can_join() -> None:
+    game = get_game("powwow")
+    bots = {s: make_bot(game, "random", s) for s in (1, 2, 3)}
+    session, screen = powwow_session(["dispute", "guess -20"] * 400, bots=bots)
+    assert session.play() is None and session.state.is_terminal
+    session.interactive = True  # a person at a terminal: the finished game waits for them
+    seen: list[list[str]] = []
+    session.end_commands["review"] = ("review    look back", lambda s, args: seen.append(args))
+    screen.lines[:] = ["help", "review 3", "reveiw", "quit", "yes"]
+    assert session.after_the_game() == 0
+    assert seen == [["3"]]
+    assert "look back" in screen.text and "save FILE" in screen.text  # help lists the table
+    assert "did you mean 'review'?" in screen.text
+    assert screen.prompts[-5:] == ["game over > "] * 4 + [
+        "Leave without saving? yes, no, or save FILE > "
+    ]
+    assert "Goodbye." in screen.text

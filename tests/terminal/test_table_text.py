@@ -172,7 +172,7 @@ def test_narration_wraps_between_words() -> None:
 
 def test_messages_to_the_player_say_you() -> None:
     told = to_you("seat 0 played their last card: call or accept", 0)
-    assert told == "you played their last card: call or accept"
+    assert told == "you played your last card: call or accept"
     assert to_you("it is seat 0's turn, not seat 1's", 0) == "it is your turn, not seat 1's"
     game = get_game("powwow")
     state = game.new_state(3)
@@ -184,3 +184,25 @@ def test_messages_to_the_player_say_you() -> None:
     out = printed(game.text.render(state.view(seat)))
     assert "owned by you" in out and f"owned by seat {seat}" not in out
     assert "you: guess 3" in out
+
+
+def test_messages_said_to_you_agree_with_you() -> None:
+    for said, told in [
+        ("seat 0 has no mouse in hand", "you have no mouse in hand"),
+        ("seat 0 is out and wears no feather", "you are out and wear no feather"),
+        ("seat 0 already wears two feathers (two at most)", "you already wear two feathers"),
+    ]:
+        assert to_you(said, 0).startswith(told)
+    assert to_you("seat 1 has no mouse in hand", 0) == "seat 1 has no mouse in hand"
+
+
+def test_playing_a_card_you_do_not_hold_says_you_have_none() -> None:
+    from tests.builders import split_deck, wakatanka
+
+    state = wakatanka(split_deck(4, [["owl"]]), marker="bear")
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    lines = iter(["play owl mouse", "play owl owl"])
+    session = Session(state, {0}, {}, random.Random(1), console, lambda p: next(lines), False)
+    assert session.human_turn(0) is None
+    out = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "✗ you have no mouse in hand" in out and "you has" not in out

@@ -50,7 +50,7 @@ def bot_games(
 
     game = game_named(game_name)
     n = game.default_players if players is None else players
-    options = options_from(option)
+    options = options_from(option, game.default_options())
     try:
         game.new_state(n, options)
         levels = seat_levels(bots, n, game, imports=imports)
@@ -61,11 +61,23 @@ def bot_games(
     return game, n, options, levels
 
 
-def options_from(pairs: list[str] | None) -> dict[str, Any]:
+#: the words a yes-or-no option takes on the command line, besides true and false
+YES_NO = {"true": True, "yes": True, "on": True, "1": True}
+YES_NO.update({"false": False, "no": False, "off": False, "0": False})
+
+
+def options_from(pairs: list[str] | None, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`key=value` pairs as options; an option whose default is a bool (`defaults`, the game's)
+    also takes yes/no, on/off and 1/0."""
     options: dict[str, Any] = {}
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             fail(f"--option takes key=value, not {pair!r}")
-        options[key.strip()] = parse_option_value(value.strip())
+        key, value = key.strip(), value.strip()
+        is_bool = defaults is not None and isinstance(defaults.get(key), bool)
+        if is_bool and value.lower() in YES_NO:
+            options[key] = YES_NO[value.lower()]
+        else:
+            options[key] = parse_option_value(value)
     return options

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,9 +14,14 @@ from campfire.bots import make_bot, seat_levels
 from campfire.cli.common import fail, game_named, options_from
 from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
+from campfire.kernel.state import Game, State
 from campfire.terminal import Session
+from campfire.terminal.keyboard import typed_ahead
+from campfire.terminal.session import save_whole
 
 HUMAN = "human"
+#: the bot levels both games offer, weakest first (a test checks them against the games')
+LEVELS = ("random", "easy", "medium", "hard", "expert")
 #: seconds between bot moves at a terminal, long enough to read each one
 DEFAULT_PACE = 1.2
 
@@ -25,11 +31,22 @@ def play(
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
     seat: Annotated[list[int] | None, typer.Option(help="your seat (repeat for hot-seat)")] = None,
     bots: Annotated[
-        str, typer.Option(help="levels of the other seats, or one for all ('human' for hot-seat)")
-    ] = "random",
+        str | None,
+        typer.Option(
+            help="levels of the other seats in seat order, or one for all: "
+            f"{', '.join(LEVELS)}, or {HUMAN} (another person at this keyboard);"
+            " default random, or with --resume the record's"
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
     option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
     resume: Annotated[str | None, typer.Option(help="continue a saved game record")] = None,
+    record: Annotated[
+        str | None,
+        typer.Option(
+            metavar="FILE", help="write the game's record to FILE after every move and at the end"
+        ),
+    ] = None,
     pace: Annotated[
         float | None,
         typer.Option(
@@ -42,39 +59,32 @@ def play(
     """Play at the terminal. Commands are read one per line, so a game can be scripted."""
     game = game_named(game_name)
     rng = random.Random(seed)
+    recorded: list[str | None] | None = None  # the record's bot level by seat, if it says
     if resume is not None:
-        try:
-            record = Record.load(resume)
-            if record.game != game.name:
-                fail(f"{resume} is a {record.game} game, not {game.name}")
-            state = record.replay()
-        except RecordError as error:
-            fail(f"cannot resume {resume}: {error}")
+        state, recorded = resumed(game, resume, players, option)
     else:
         try:
-            state = game.new_state(players, options_from(option))
+            state = game.new_state(players, options_from(option, game.default_options()))
         except OptionError as error:
             fail(str(error))
     n = state.players
-    humans = set(seat if seat else [0])
-    for s in humans:
-        if not 0 <= s < n:
-            fail(f"there is no seat {s} with {n} players")
-    others = [s for s in range(n) if s not in humans]
-    try:
-        levels = seat_levels(bots, len(others), game, extra=(HUMAN,)) if others else []
-    except ValueError as error:
-        fail(str(error))
+    if recorded is not None:
+        seated = seated_as_recorded(game, recorded, seat, bots)
+    else:
+        seated = seated_from_flags(game, n, seat, bots or "random")
+    humans = {s for s, level in enumerate(seated) if level is None}
     seat_bots = {}
-    for s, level in zip(others, levels, strict=True):
-        if level == HUMAN:
-            humans.add(s)
-        else:
+    bot_levels = {}
+    for s, level in enumerate(seated):
+        if level is not None:
             seat_bots[s] = make_bot(game, level, rng.randrange(2**32))
+            bot_levels[s] = level
     interactive = sys.stdin.isatty()
     if pace is None:
         pace = DEFAULT_PACE if interactive else 0.0
-    console = Console(highlight=False, soft_wrap=True)  # narration wraps itself between words
+    # at a terminal every line wraps between words at its width (Rich measures it each time,
+    # so a resized window is followed); into a pipe or file lines are left whole
+    console = Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
     def read_line(prompt: str) -> str | None:
         if interactive:
@@ -100,8 +110,92 @@ def play(
         interactive,
         terminal_commands(game),
         pace=pace,
+        levels=bot_levels,
+        typed_ahead=(lambda: typed_ahead(sys.stdin.fileno())) if interactive else None,
+        record_to=record,
     )
+    if record is not None:
+        try:
+            save_whole(session.record(), record)  # now, so that a bad FILE stops us at once
+        except OSError as error:
+            fail(f"cannot write the record to {record}: {error.strerror}")
     raise SystemExit(session.run())
+
+
+def resumed(
+    game: Game[Any], path: str, players: int | None, option: list[str] | None
+) -> tuple[State[Any, Any], list[str | None] | None]:
+    """The saved game and its bot levels by seat (None where the record does not say);
+    `--players` and `--option` may repeat the record but not contradict it."""
+    try:
+        record = Record.load(path)
+        if record.game != game.name:
+            fail(f"{path} is a {record.game} game, not {game.name}")
+        state = record.replay()
+    except RecordError as error:
+        fail(f"cannot resume {path}: {error}")
+    if players is not None and players != record.players:
+        fail(f"--players {players} conflicts with {path}, a game of {record.players} players")
+    given = options_from(option, game.default_options())
+    try:
+        game.new_state(record.players, given)  # refuses unknown options and bad values
+    except OptionError as error:
+        fail(str(error))
+    kept = state.options.model_dump()
+    for key, value in given.items():
+        if value != kept[key]:
+            fail(
+                f"--option {key}={json.dumps(value)} conflicts with {path}, "
+                f"played with {key}={json.dumps(kept[key])}"
+            )
+    if record.seats is None:
+        return state, None
+    return state, [entry["bot"] for entry in record.seats]
+
+
+def seated_as_recorded(
+    game: Game[Any], recorded: list[str | None], seat: list[int] | None, bots: str | None
+) -> list[str | None]:
+    """The record's seats: its bots at their levels, a person wherever it had one. `--seat`
+    and `--bots` may say the same, not something else."""
+    known = game.bot_levels()
+    for s, level in enumerate(recorded):
+        if level is not None and level not in known:
+            fail(
+                f"the record's seat {s} was played by a bot of level {level!r}, which"
+                f" {game.title} does not have (levels: {', '.join(known)})"
+            )
+    people = [s for s, level in enumerate(recorded) if level is None]
+    if seat and sorted(set(seat)) != people:
+        fail(
+            f"--seat {' '.join(map(str, sorted(set(seat))))} conflicts with the record,"
+            f" where people sat at {', '.join(map(str, people)) or 'no seat'}"
+        )
+    if not people:
+        fail("in the record every seat is a bot's: there is no seat to play")
+    if bots is not None and seated_from_flags(game, len(recorded), people, bots) != recorded:
+        said = ", ".join(f"seat {s}: {level or HUMAN}" for s, level in enumerate(recorded))
+        fail(f"--bots {bots} conflicts with the record's seats ({said})")
+    return recorded
+
+
+def seated_from_flags(
+    game: Game[Any], n: int, seat: list[int] | None, bots: str
+) -> list[str | None]:
+    """A bot level for each seat from `--seat` and `--bots`, None for a person."""
+    humans = set(seat if seat else [0])
+    for s in humans:
+        if not 0 <= s < n:
+            fail(f"there is no seat {s} with {n} players")
+    others = [s for s in range(n) if s not in humans]
+    try:
+        levels = seat_levels(bots, len(others), game, extra=(HUMAN,)) if others else []
+    except ValueError as error:
+        fail(str(error))
+    seated: list[str | None] = [None] * n
+    for s, level in zip(others, levels, strict=True):
+        seated[s] = None if level == HUMAN else level
+    return seated
 
 
 def register(app: typer.Typer) -> None:

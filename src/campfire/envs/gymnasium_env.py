@@ -3,7 +3,10 @@
     import gymnasium, campfire.envs.gymnasium_env
     env = gymnasium.make("campfire/Powwow-v0", players=4, opponents="random")
 
-The observation is the learner's seat view, encoded (`Game.encoding`); `info["action_mask"]`
+The other seats are played by `opponents`: a level name, ``"module:factory"``, a bot object, a
+bot factory or a policy ``policy(observation, action_mask) -> action`` (self-play), one for all
+or one per other seat (`campfire.envs.opponents`). The observation is the learner's seat view,
+encoded (`Game.encoding`); `info["action_mask"]`
 (and `env.action_masks()`) marks its legal actions. The reward is the learner's share of the
 result when the game ends (+1 for a win, the losers sharing the loss so the table sums to zero).
 An illegal action ends the game at once as a loss (-1), with the reason in `info["illegal_action"]`.
@@ -13,14 +16,14 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from campfire.bots import make_bot
+from campfire.envs.opponents import Policy
+from campfire.envs.opponents import opponents as resolve_opponents
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.registry import get_game
@@ -28,8 +31,8 @@ from campfire.kernel.state import State
 
 
 class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
-    """`game` with the learner at `seat` and bots of `opponents` levels at the other seats
-    (one level for all, or one per other seat in seat order). Game options are keyword
+    """`game` with the learner at `seat` and `opponents` at the other seats (one for all, or
+    one per other seat in seat order: see `campfire.envs.opponents`). Game options are keyword
     arguments; `max_steps` truncates after that many learner actions."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -39,7 +42,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         game: str,
         players: int | None = None,
         seat: int = 0,
-        opponents: str | Sequence[str] = "random",
+        opponents: Any = "random",
         max_steps: int | None = None,
         render_mode: str | None = None,
         **options: Any,
@@ -50,24 +53,21 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.encoding = self.game.encoding(self.players, options)  # OptionError when bad
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
-        others = self.players - 1
-        levels = [opponents] * others if isinstance(opponents, str) else list(opponents)
-        if len(levels) != others:
-            raise ValueError(f"opponents names {len(levels)} levels for {others} other seats")
-        for level in levels:
-            make_bot(self.game, level)  # ValueError naming the known levels
+        # ValueError naming the known levels, TypeError for what is no opponent
+        self.opponents = resolve_opponents(self.game, opponents, self.players, options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
             raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
         self.seat = seat
-        self.levels = levels
+        self.levels = [opponent.name for opponent in self.opponents]
         self.max_steps = max_steps
         self.render_mode = render_mode
         self.observation_space = spaces.Box(0.0, 1.0, (self.encoding.observation_size,), np.float32)
         self.action_space = spaces.Discrete(self.encoding.num_actions)
         self._rng = random.Random()
         self._bots: dict[int, Bot] = {}
+        self._policies: dict[int, Policy] = {}
         self._state: State[Any, Any] | None = None
         self._steps = 0
 
@@ -84,8 +84,14 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._rng = random.Random(int(self.np_random.integers(2**63)))
         seats = [s for s in range(self.players) if s != self.seat]
         self._bots = {
-            s: make_bot(self.game, level, self._rng.randrange(2**32))
-            for s, level in zip(seats, self.levels, strict=True)
+            s: opponent.factory(self._rng.randrange(2**32))
+            for s, opponent in zip(seats, self.opponents, strict=True)
+            if opponent.factory is not None
+        }
+        self._policies = {
+            s: opponent.policy
+            for s, opponent in zip(seats, self.opponents, strict=True)
+            if opponent.policy is not None
         }
         self._state = self.game.new_state(self.players, self.options, narrate=False)
         self._steps = 0
@@ -139,8 +145,24 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
                 state.apply(state.sample_chance(self._rng))
             elif seat == self.seat:
                 return
+            elif seat in self._policies:
+                state.apply(self._policy_action(seat))
             else:
                 state.apply(self._bots[seat].choose(state.view(seat), state.legal_actions()))
+
+    def _policy_action(self, seat: int) -> Any:
+        """The action a policy picks for `seat` from its encoded view and legal actions."""
+        state = self.state_now
+        legal = state.legal_actions()
+        mask = np.frombuffer(self.encoding.legal_mask(legal), np.int8)
+        observation = np.frombuffer(self.encoding.observe(state.view(seat)), np.float32)
+        chosen = np.asarray(self._policies[seat](observation, mask))
+        if chosen.size != 1 or chosen.dtype.kind not in "iu":
+            raise ValueError(f"the policy at seat {seat} returned {chosen!r}, not one action")
+        index = int(chosen.reshape(-1)[0])
+        if not 0 <= index < len(mask) or not mask[index]:
+            raise ValueError(f"the policy at seat {seat} chose action {index}, not legal there")
+        return self.encoding.action(index)
 
     def _observation(self) -> np.ndarray:
         return np.frombuffer(self.encoding.observe(self.state_now.view(self.seat)), np.float32)

@@ -1,18 +1,19 @@
-"""B games of one game stepped together on NumPy arrays, with Gymnasium's vector conventions.
+"""B games of one game stepped together on NumPy arrays, a Gymnasium 1.x vector environment.
 
     from campfire.envs.vector import VectorEnv
-    env = VectorEnv("powwow", num_envs=1024, players=4, seed=0, tomahawks=True)
+    env = VectorEnv("powwow", num_envs=1024, players=4, seat=0, opponents="rule")
     obs, info = env.reset(seed=0)
     actions = ...  # one legal action per game, from info["action_mask"]
     obs, rewards, terminations, truncations, info = env.step(actions)
 
 Every game in the batch always has a seat to move: chance is resolved inside, from the seeded
-generator, and a game that ends is started again at once (Gymnasium's same-step autoreset).
-`obs` is the encoded view of the seat to move `[B, obs]` (the game's `Encoding`), `rewards`
-`[B, players]` is each seat's result in a game that ended this step (else 0),
-`info["action_mask"]` `[B, num_actions]` and `info["to_move"]` `[B]`. Each finished game is
-kept as its format-1 record (`finished_records()`), which replays through the scalar engine to
-the same results and observations: the batch is exact, not an approximation of the rules.
+generator, and a game that ends (or is truncated at `max_steps`) is started again at once
+(Gymnasium's same-step autoreset, its last view in ``info["final_obs"]``). `rewards` ``[B]`` are
+the learner's (`seat`); opponents named by `opponents` move inside the batch, or, with none,
+the caller acts for whichever seat is to move (``info["to_move"]``; every seat's results in
+``info["returns"]``). Each finished game is kept as its format-1 record with its row
+(`finished_records`), which replays through the scalar engine to the same results and
+observations: the batch is exact, not an approximation of the rules.
 
 Two engines run a batch. A game may ship its own NumPy engine (structure of arrays: one row per
 game, the whole batch moved by a few dozen array operations; entry point group
@@ -25,6 +26,7 @@ as fast as the scalar engine. Both are held to the same record-replay test.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -34,6 +36,9 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from campfire.envs.opponents import Opponent, RandomPolicy
+from campfire.envs.opponents import opponents as resolve_opponents
+from campfire.kernel.bots import Bot
 from campfire.kernel.errors import CampfireError
 from campfire.kernel.records import Record
 from campfire.kernel.registry import get_game
@@ -51,13 +56,25 @@ class Batch(Protocol):
     num_envs: int
     turn: Array  # the seat to move in each game [B]
     finished: list[Any]  # the games finished and not yet handed out as records
+    #: whose view `final` holds, and the encoded view of that seat when each game ended (by
+    #: row; the caller empties it)
+    final_seat: int
+    final: dict[int, Array]
 
     def reset(self, seed: int | None = None) -> None: ...
     def step(self, actions: Array) -> tuple[Array, Array, Array]:
-        """Rewards [B, players] (float32), terminations [B], final scores [B, players]."""
+        """Rewards [B, players] (float32), terminations [B], final scores [B, players]. A row
+        whose action is negative waits: nothing happens there."""
         ...
 
-    def records(self) -> list[dict[str, Any]]: ...
+    def reset_rows(self, rows: Array) -> None:
+        """New games in `rows`, the games there dropped unfinished (a truncation)."""
+        ...
+
+    def records(self) -> list[tuple[int, dict[str, Any]]]:
+        """(row, format-1 record) of each game finished since the last call."""
+        ...
+
     def mask(self) -> Array: ...
     def observe(self, viewer: Array | None = None) -> Array: ...
 
@@ -86,7 +103,9 @@ class KernelBatch:
         self.actions = [self.encoding.action(i) for i in range(self.encoding.num_actions)]
         self.rng = random.Random(seed)
         self.states: list[State[Any, Any]] = []
-        self.finished: list[State[Any, Any]] = []
+        self.finished: list[tuple[int, State[Any, Any]]] = []
+        self.final_seat = 0
+        self.final: dict[int, Array] = {}
         self.turn = np.zeros(num_envs, np.int64)
         size = self.encoding.observation_size
         self.obs = np.zeros((num_envs, size), np.float32)
@@ -108,6 +127,8 @@ class KernelBatch:
         terminations = np.zeros(self.num_envs, np.bool_)
         states, table, rng = self.states, self.actions, self.rng
         for b, action in enumerate(actions.tolist()):
+            if action < 0:
+                continue
             state = states[b]
             state.apply(table[action])
             while state.to_move is None:
@@ -115,16 +136,23 @@ class KernelBatch:
                     rewards[b] = state.returns()
                     scores[b] = _scores(self.game.summary(state))
                     terminations[b] = True
-                    self.finished.append(state)
+                    self.finished.append((b, state))
+                    view = self.encoding.observe(state.view(self.final_seat))
+                    self.final[b] = np.frombuffer(view, np.float32).copy()
                     state = states[b] = self._new_game()
                     break
                 state.apply(state.sample_chance(rng))
             self._write(b)
         return rewards, terminations, scores
 
-    def records(self) -> list[dict[str, Any]]:
+    def reset_rows(self, rows: Array) -> None:
+        for b in rows.tolist():
+            self.states[b] = self._new_game()
+            self._write(b)
+
+    def records(self) -> list[tuple[int, dict[str, Any]]]:
         finished, self.finished = self.finished, []
-        return [Record.of(state).to_json() for state in finished]
+        return [(b, Record.of(state).to_json()) for b, state in finished]
 
     def mask(self) -> Array:
         return self.legal.copy()
@@ -175,10 +203,18 @@ def _batch_engines() -> dict[str, Any]:
 
 class VectorEnv(gymnasium.vector.VectorEnv):
     """`num_envs` games of `game` (a name or a `Game`) for `players` seats with the game's
-    options as keyword arguments, chance drawn from a generator seeded with `seed`.
+    options as keyword arguments.
 
-    `engine` picks the batched engine: ``"auto"`` (the game's own NumPy engine when it ships
-    one, else the kernel's), ``"numpy"`` or ``"kernel"``."""
+    `seat` is the learner's seat: `rewards` (shape ``[B]``) are its results. `opponents` None
+    (the default) leaves every seat to the caller, who acts for the seat to move in each game
+    (``info["to_move"]``), every seat's results in ``info["returns"]`` ``[B, players]``;
+    otherwise the other seats are played inside the batch by what `opponents` names (one for
+    all or one per other seat, see `campfire.envs.opponents`) and every step is the learner's.
+    `max_steps` truncates a game after that many of the caller's actions in it. `engine` picks
+    the batched engine: ``"auto"`` (the game's own NumPy engine when it ships one and no
+    opponent needs kernel states, else the kernel's), ``"numpy"`` or ``"kernel"``. Chance and
+    the opponents are seeded by ``reset(seed=...)`` (the constructor's `seed` is kept for
+    older code: the seed of a first reset given none)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -189,6 +225,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         players: int | None = None,
         seed: int | None = None,
         engine: str = "auto",
+        seat: int = 0,
+        opponents: Any = None,
+        max_steps: int | None = None,
         **options: Any,
     ) -> None:
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
@@ -197,19 +236,46 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.players = self.game.default_players if players is None else players
         self.options = dict(options)
         self.encoding = self.game.encoding(self.players, self.options)  # OptionError when bad
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+        if max_steps is not None and (
+            not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
+        ):
+            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+        self.seat = seat
+        self.max_steps = max_steps
+        self.opponents: list[Opponent] | None = None
+        if opponents is not None:
+            self.opponents = resolve_opponents(
+                self.game, opponents, self.players, self.options, batched=True
+            )
+        needs_states = any(o.factory is not None for o in self.opponents or [])
         engines = _batch_engines()
         if engine not in ("auto", "numpy", "kernel"):
             raise ValueError(f"engine must be auto, numpy or kernel, not {engine!r}")
         if engine == "numpy" and self.game.name not in engines:
             raise ValueError(f"{self.game.title} has no NumPy engine: use engine='kernel'")
+        if engine == "numpy" and needs_states:
+            raise ValueError(
+                "Campfire bots as opponents need the kernel engine (engine='kernel' or 'auto'); "
+                "the NumPy engine takes 'random', 'rule' or policies"
+            )
         self.batch: Batch
-        if engine != "kernel" and self.game.name in engines:
+        if engine != "kernel" and self.game.name in engines and not needs_states:
             factory = engines[self.game.name].load()
-            self.batch = factory(num_envs, self.players, self.options, seed)
+            self.batch = factory(num_envs, self.players, self.options, None)
             self.engine = "numpy"
         else:
-            self.batch = KernelBatch(self.game, num_envs, self.players, self.options, seed)
+            self.batch = KernelBatch(self.game, num_envs, self.players, self.options, None)
             self.engine = "kernel"
+        self.batch.final_seat = seat
+        if seed is not None:
+            warnings.warn(
+                "VectorEnv(seed=...) is kept for older code: give the seed to reset(seed=...)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        self._first_seed = seed
         self.num_envs = num_envs
         self.num_actions = self.encoding.num_actions
         size = self.encoding.observation_size
@@ -222,41 +288,95 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._actions = [self.encoding.action(i) for i in range(self.num_actions)]
         self._mask = np.zeros((num_envs, self.num_actions), np.int8)
         self._rows = np.arange(num_envs)
+        self._lengths = np.zeros(num_envs, np.int64)
+        self._others = [s for s in range(self.players) if s != seat]
+        self._bots: list[dict[int, Bot]] = [{} for _ in range(num_envs)]
+        self._bot_rng = random.Random()
         self._started = False
 
     # --- Gymnasium's vector API ------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Array, dict[str, Any]]:
-        """New games everywhere (unfinished ones are dropped); `seed` reseeds chance."""
+        """New games everywhere (unfinished ones are dropped); `seed` seeds chance and the
+        opponents (None: a fresh seed, or the constructor's at the first reset)."""
         if options:
             raise ValueError(
                 "game options are given when the batch is made, not at reset: "
                 f"VectorEnv(..., {', '.join(f'{k}=...' for k in options)})"
             )
-        self.batch.reset(seed)
+        if seed is None and not self._started:
+            seed = self._first_seed
+        sequence = np.random.SeedSequence(seed)
+        chance, others = sequence.spawn(2)
+        self.batch.reset(int(chance.generate_state(1, np.uint64)[0]))
+        self._bot_rng = random.Random(int(others.generate_state(1, np.uint64)[0]))
+        for opponent in self.opponents or []:
+            if isinstance(opponent.policy, RandomPolicy):
+                opponent.policy.seed(self._bot_rng.randrange(2**63))
+        self._lengths[:] = 0
+        self.batch.final.clear()
         self._started = True
+        if self.opponents is not None:
+            for b in range(self.num_envs):
+                self._new_bots(b)
+            self._play_others(np.ones(self.num_envs, np.bool_), *self._blank())
         return self.batch.observe(), self._info()
 
     def step(
         self, actions: Sequence[int] | Array
     ) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
-        """One action per game (for its seat to move); games that end start again at once.
-        `info["final_scores"]` holds each seat's buzzards (Pow Wow) or tokens (Waka Tanka) in
-        the games that ended."""
+        """One action per game, for its seat to move (the learner's, with opponents). A game
+        that ends or is truncated starts again in the same step: its last observation is in
+        ``info["final_obs"]``, its results in ``info["final_info"]``."""
         if not self._started:
             raise CampfireError("call reset() before step()")
         chosen = self._check(actions)
-        rewards, terminations, scores = self.batch.step(chosen)
+        returns, scores, done = self._blank()
+        self.batch.final.clear()
+        finals: dict[int, Array] = {}
+        self._apply(chosen, returns, scores, done, finals)
+        self._lengths += 1
+        if self.opponents is not None:
+            self._play_others(np.ones(self.num_envs, np.bool_), returns, scores, done, finals)
         truncations = np.zeros(self.num_envs, np.bool_)
+        if self.max_steps is not None:
+            truncations = (self._lengths >= self.max_steps) & ~done
+            if truncations.any():
+                rows = np.flatnonzero(truncations)
+                now = self.batch.observe(np.full(self.num_envs, self.seat, np.int64))
+                for b in rows.tolist():
+                    finals[b] = now[b]
+                self.batch.reset_rows(rows)
+                if self.opponents is not None:
+                    for b in rows.tolist():
+                        self._new_bots(b)
+                    self._play_others(truncations.copy(), *self._blank())
+        ended = done | truncations
+        self._lengths[ended] = 0
         info = self._info()
+        info["returns"] = returns
         info["final_scores"] = scores
-        return self.batch.observe(), rewards, terminations, truncations, info
+        if ended.any():
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for b, obs in finals.items():
+                final_obs[b] = obs
+            info["final_obs"], info["_final_obs"] = final_obs, ended
+            info["final_info"] = {
+                "returns": returns,
+                "final_scores": scores,
+                "_returns": ended,
+                "_final_scores": ended,
+            }
+            info["_final_info"] = ended
+        rewards = returns[:, self.seat].astype(np.float64)
+        return self.batch.observe(), rewards, done, truncations, info
 
-    def finished_records(self) -> list[dict[str, Any]]:
+    def finished_records(self, rows: bool = False) -> list[Any]:
         """The format-1 records of the games finished since the last call, in the order they
-        ended."""
-        return self.batch.records()
+        ended; with `rows`, ``(row, record)`` pairs: the batch row each game was played in."""
+        finished = self.batch.records()
+        return finished if rows else [record for _, record in finished]
 
     # --- PettingZoo-style views ------------------------------------------------------------
     def observe(self, seat: int) -> Array:
@@ -268,6 +388,105 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return self.batch.observe(np.full(self.num_envs, seat, np.int64))
 
     # --- inside ----------------------------------------------------------------------------
+    def _blank(self) -> tuple[Array, Array, Array]:
+        B, N = self.num_envs, self.players
+        return np.zeros((B, N), np.float32), np.zeros((B, N), np.int64), np.zeros(B, np.bool_)
+
+    def _apply(
+        self,
+        actions: Array,
+        returns: Array,
+        scores: Array,
+        done: Array,
+        finals: dict[int, Array] | None = None,
+    ) -> None:
+        """One batch step; the first game to end in each row this step is the one reported (a
+        second, ended before the learner moved again, is kept among the records only)."""
+        rewards, terminations, final_scores = self.batch.step(actions)
+        if terminations.any():
+            new = terminations & ~done
+            returns[new] = rewards[new]
+            scores[new] = final_scores[new]
+            done |= new
+            for b in np.flatnonzero(terminations).tolist():
+                if finals is not None and b not in finals:
+                    finals[b] = self.batch.final[b]
+                if self.opponents is not None and self._bots[b]:
+                    self._new_bots(b)
+            self.batch.final.clear()
+
+    def _play_others(
+        self,
+        rows: Array,
+        returns: Array,
+        scores: Array,
+        done: Array,
+        finals: dict[int, Array] | None = None,
+    ) -> None:
+        """The opponents move in `rows` until the learner is to move there."""
+        assert self.opponents is not None
+        seat = self.seat
+        while True:
+            turn = self.batch.turn
+            waiting = rows & (turn != seat)
+            if not waiting.any():
+                return
+            actions = np.full(self.num_envs, -1, np.int64)
+            observations = masks = None
+            by_policy: dict[int, tuple[Any, list[Array]]] = {}
+            for index, other in enumerate(self._others):
+                here = np.flatnonzero(waiting & (turn == other))
+                if not len(here):
+                    continue
+                opponent = self.opponents[index]
+                if opponent.policy is not None:
+                    by_policy.setdefault(id(opponent.policy), (opponent.policy, []))[1].append(here)
+                    continue
+                states = self.batch.states  # type: ignore[attr-defined]  # the kernel engine
+                for b in here.tolist():
+                    state = states[b]
+                    action = self._bots[b][other].choose(state.view(other), state.legal_actions())
+                    actions[b] = self.encoding.action_index(action)
+            if by_policy:
+                observations, masks = self.batch.observe(), self.batch.mask()
+            for policy, parts in by_policy.values():
+                assert observations is not None and masks is not None
+                here = np.concatenate(parts)
+                chosen = np.asarray(policy(observations[here], masks[here]))
+                if chosen.shape != (len(here),) or chosen.dtype.kind not in "iu":
+                    raise ValueError(
+                        f"an opponent's policy returned {chosen.dtype} actions of shape "
+                        f"{chosen.shape} for {len(here)} games: one whole number per game"
+                    )
+                actions[here] = chosen
+            self._apply(self._checked(actions, masks, waiting), returns, scores, done, finals)
+
+    def _checked(self, actions: Array, masks: Array | None, rows: Array) -> Array:
+        """The opponents' actions, refused with the reason when one is illegal."""
+        masks = self.batch.mask() if masks is None else masks
+        here = np.flatnonzero(rows)
+        chosen = actions[here]
+        bad = (chosen < 0) | (chosen >= self.num_actions)
+        if not bad.any():
+            bad = masks[here, chosen] == 0
+        if bad.any():
+            b = int(here[np.flatnonzero(bad)[0]])
+            raise ValueError(
+                f"game {b}: the opponent at seat {int(self.batch.turn[b])} chose action "
+                f"{int(actions[b])}, which is not legal there"
+            )
+        return actions
+
+    def _new_bots(self, b: int) -> None:
+        """Fresh Campfire bots for row `b`'s new game, seeded from the opponents' generator."""
+        assert self.opponents is not None
+        rng = self._bot_rng
+        self._bots[b] = {
+            other: opponent.factory(rng.randrange(2**32))
+            for other, opponent in zip(self._others, self.opponents, strict=True)
+            if opponent.factory is not None
+        }
+
     def _info(self) -> dict[str, Any]:
         self._mask = self.batch.mask()
         return {"action_mask": self._mask.copy(), "to_move": self.batch.turn.copy()}

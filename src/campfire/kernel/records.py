@@ -21,7 +21,9 @@ from campfire.kernel.events import Event
 from campfire.kernel.state import Entry, Game, PlayerMove, State
 
 FORMAT = 1
-_HEADER_KEYS = {"format", "game", "players", "options", "moves"}
+_HEADER_KEYS = {"format", "game", "players", "options", "seats", "moves"}
+#: who sat at a seat: `{"name": str | None, "bot": level | None}` (the optional `seats` header)
+SeatEntry = dict[str, str | None]
 
 
 @dataclass
@@ -32,6 +34,9 @@ class Record:
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     moves: list[Any] = field(default_factory=list)
+    #: who sat where and the bot level where a bot played, so that a game resumes against the
+    #: same bots; replay ignores it (None: the record does not say)
+    seats: list[SeatEntry] | None = None
 
     # --- reading ---------------------------------------------------------------------------
     @classmethod
@@ -69,7 +74,8 @@ class Record:
         moves = data.get("moves")
         if not isinstance(moves, list):
             raise RecordError("'moves' must be a list")
-        return cls(name, players, dict(options), list(moves))
+        seats = _seats(data["seats"], players) if "seats" in data else None
+        return cls(name, players, dict(options), list(moves), seats)
 
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
@@ -89,21 +95,26 @@ class Record:
 
     # --- writing ---------------------------------------------------------------------------
     @classmethod
-    def of(cls, state: State[Any, Any]) -> Record:
-        """The record of `state` so far; a draw-mode history is folded into whole shuffles."""
+    def of(cls, state: State[Any, Any], seats: list[SeatEntry] | None = None) -> Record:
+        """The record of `state` so far; a draw-mode history is folded into whole shuffles.
+        `seats` (one `{"name", "bot"}` per seat) says who played, if it is known."""
         game = state.game
         raw = state.options.model_dump()
         moves = [entry_to_json(game, entry) for entry in _fold_draws(state.history)]
-        return cls(game.name, state.players, raw, moves)
+        if seats is not None:
+            seats = _seats(seats, state.players)
+        return cls(game.name, state.players, raw, moves, seats)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        header: dict[str, Any] = {
             "format": FORMAT,
             "game": self.game,
             "players": self.players,
             "options": self.options,
-            "moves": self.moves,
         }
+        if self.seats is not None:
+            header["seats"] = self.seats
+        return {**header, "moves": self.moves}
 
     def dumps(self, indent: int | None = 1) -> str:
         return json.dumps(self.to_json(), indent=indent)
@@ -142,6 +153,28 @@ class Record:
                 raise RecordError(str(error), index, raw) from None
             out.append((raw, events))
         return out
+
+
+def _seats(seats: Any, players: int) -> list[SeatEntry]:
+    """The `seats` header checked for its shape only: one `{"name", "bot"}` object per seat,
+    each a string or null (which levels exist is the reader's business)."""
+    if not isinstance(seats, list):
+        raise RecordError("'seats' must be a list with one object per seat")
+    if len(seats) != players:
+        raise RecordError(f"'seats' lists {len(seats)} seats for {players} players")
+    out: list[SeatEntry] = []
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, dict) or set(seat) != {"name", "bot"}:
+            raise RecordError(
+                f"'seats' entry {index} must be an object with exactly 'name' and 'bot'"
+            )
+        for key in ("name", "bot"):
+            if seat[key] is not None and not isinstance(seat[key], str):
+                raise RecordError(
+                    f"'seats' entry {index}: {key!r} must be a string or null, not {seat[key]!r}"
+                )
+        out.append({"name": seat["name"], "bot": seat["bot"]})
+    return out
 
 
 def _is_int(value: Any) -> bool:

@@ -5,13 +5,23 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 
+class UnknownCommand(ValueError):
+    """A typed command whose first word names no command of the game (the terminal may then
+    suggest the nearest one)."""
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(f"unknown command '{verb}' (help lists them)")
+        self.verb = verb
+
+
 class TextInterface(Protocol):
     def render(self, view: Any) -> Any:
         """The table as `seat` sees it, as a Rich renderable."""
         ...
 
     def parse(self, command: str, view: Any) -> Any:
-        """The action a typed command names; ValueError says what is wrong with it."""
+        """The action a typed command names; ValueError says what is wrong with it
+        (`UnknownCommand` when its first word is no command at all)."""
         ...
 
     def command(self, action: Any) -> str:

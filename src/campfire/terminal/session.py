@@ -7,10 +7,14 @@ events only, and hands over between them so nobody sees what they may not.
 
 from __future__ import annotations
 
+import difflib
+import os
 import random
 import re
+import tempfile
 import time
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -21,18 +25,22 @@ from rich.text import Text
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.events import Event
-from campfire.kernel.records import Record
+from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
+from campfire.kernel.text import UnknownCommand
+from campfire.terminal import messages as say
+from campfire.terminal.layout import layout
+from campfire.terminal.messages import GENERAL_HELP
 
-GENERAL_HELP = """\
-table              draw the table again
-rules              the rules in short, and what the table's symbols mean
-save FILE          save the game so far as a record (replay or resume it later)
-help               this list
-quit               leave the game"""
+__all__ = ["END_COMMANDS", "GENERAL_HELP", "Command", "EndCommand", "Session", "to_you"]
+
+#: ECMA-48 "erase in display" 3: the terminal forgets its scroll-back (xterm, VTE, tmux, ...)
+ERASE_SCROLLBACK = "\x1b[3J"
 
 #: extra commands a caller may add: name -> (help line, handler(session, seat, args) -> None)
 Command = tuple[str, Callable[["Session", int, list[str]], None]]
+#: a command after the game: (help line, handler(session, args) -> exit status or None to stay)
+EndCommand = tuple[str, Callable[["Session", list[str]], int | None]]
 
 
 class Session:
@@ -48,6 +56,10 @@ class Session:
         commands: Mapping[str, Command] | None = None,
         pace: float = 0.0,
         sleep: Callable[[float], None] = time.sleep,
+        levels: Mapping[int, str] | None = None,
+        typed_ahead: Callable[[], list[str]] | None = None,
+        record_to: str | None = None,
+        end_commands: Mapping[str, EndCommand] | None = None,
     ) -> None:
         self.state = state
         self.game = state.game
@@ -60,6 +72,16 @@ class Session:
         self.commands = dict(commands or {})
         self.pace = pace  # seconds to wait after each bot move, so it can be read
         self.sleep = sleep
+        self.levels = dict(levels or {})  # the level of each bot, by seat, where it is known
+        # takes the lines typed before the screen showed what they would answer off the input
+        self.typed_ahead = typed_ahead or (lambda: [])
+        self.record_to = record_to  # --record FILE: written after every move and at the end
+        # the commands once the game is over (more can be added: a table, not code)
+        self.end_commands = {**END_COMMANDS, **(end_commands or {})}
+        self._checkpoint = self.record()  # the game after the last whole move
+        self._saved_moves = len(self._checkpoint.moves)  # what a save or the record file holds
+        self._saved_to: str | None = record_to
+        self._record_failed = False
         self._shown_to: int | None = None
 
     # --- narration -------------------------------------------------------------------------
@@ -85,54 +107,188 @@ class Session:
 
     # --- the game loop ---------------------------------------------------------------------
     def run(self) -> int:
-        names = ", ".join(f"seat {s}: {self.role(s)}" for s in range(self.state.players))
-        self.console.print(Rule(f"{self.game.title} — {names}"))
-        self.console.print("Type 'help' for the commands.", highlight=False)
+        """Play to the end (then, at a terminal, wait for 'quit'); the exit status. Nothing is
+        lost on the way out: Ctrl-C or Ctrl-D leave the game saved (the file is named)."""
+        try:
+            try:
+                status = self.play()
+                if status is not None:
+                    return status
+                self.finish()
+                return self.after_the_game()
+            except EOFError:  # Ctrl-D where a key was awaited
+                self.console.line()
+                return self.leave(say.LEFT, 0)
+        except KeyboardInterrupt:
+            self.console.line()
+            return self.leave(say.INTERRUPTED, 130, checkpoint=True)
+        finally:
+            if self.record_to is not None and self._saved_moves != len(self._checkpoint.moves):
+                self.write_record(self._checkpoint)
+
+    def play(self) -> int | None:
+        """The game, move by move; an exit status if the person leaves before the end."""
+        names = ", ".join(
+            say.SEAT_ROLE.format(seat=s, role=self.role(s)) for s in range(self.state.players)
+        )
+        self.console.print(Rule())
+        header = Text(say.HEADER.format(title=self.game.title, seats=names), style="bold")
+        self.console.print(header, highlight=False)
+        self.console.print(say.TYPE_HELP, highlight=False)
         state = self.state
         while not state.is_terminal:
             seat = state.to_move
             if seat is None:
                 self.tell(state.apply(state.sample_chance(self.rng)))
+                self.moved()
             elif seat in self.bots:
                 action = self.bots[seat].choose(state.view(seat), state.legal_actions())
                 self.tell(state.apply(action))
+                self.moved()
                 if self.pace > 0 and not state.is_terminal:
                     self.sleep(self.pace)  # one move at a time, also once you are out
             else:
                 outcome = self.human_turn(seat)
                 if outcome is not None:
                     return outcome
-        self.finish()
-        return 0
+        return None
+
+    # --- keeping the game ------------------------------------------------------------------
+    def moved(self) -> None:
+        """After every whole move: the checkpoint a Ctrl-C saves, and the --record file."""
+        self._checkpoint = self.record()
+        if self.record_to is not None:
+            self.write_record(self._checkpoint)
+
+    def write_record(self, record: Record) -> None:
+        assert self.record_to is not None
+        try:
+            save_whole(record, self.record_to)
+        except OSError as error:
+            if not self._record_failed:  # said once, not after every move
+                self.error(say.CANNOT_RECORD.format(path=self.record_to, reason=error.strerror))
+            self._record_failed = True
+            return
+        self._record_failed = False
+        self._saved_moves = len(record.moves)
+
+    def unsaved(self) -> bool:
+        return len(self.record().moves) != self._saved_moves
+
+    def leave(self, message: str, status: int, keep: bool = True, checkpoint: bool = False) -> int:
+        """Say goodbye, and where the game is kept: with `keep`, saved to a new file if it was
+        not. `checkpoint`: the game as it was after the last whole move (an interrupted move
+        may have left the state half done)."""
+        record = self._checkpoint if checkpoint else self.record()
+        if keep and record.moves and len(record.moves) != self._saved_moves:
+            if self.record_to is not None:
+                self.write_record(record)
+            else:
+                self._saved_to = autosave(record)
+                if self._saved_to is not None:
+                    self._saved_moves = len(record.moves)
+        self.console.print(message, highlight=False)
+        if self._saved_to is not None and len(record.moves) == self._saved_moves:
+            self.console.print(
+                say.KEPT.format(path=self._saved_to, game=self.game.name),
+                highlight=False,
+                markup=False,
+            )
+        return status
+
+    def confirm_quit(self) -> bool:
+        """'quit' with moves not saved asks first (a save there, then leave, is fine too)."""
+        if not self.unsaved():
+            return True
+        self.console.print(say.NOT_SAVED, highlight=False, markup=False)
+        line = self.read_line(say.CONFIRM_QUIT)
+        if line is None:
+            if self.interactive:
+                raise EOFError  # Ctrl-D: leave, the game kept
+            return True  # a script that says quit and ends means it
+        words = line.split()
+        if words and words[0].lower() == "save":
+            return self.save(words[1:])
+        if words and words[0].lower() in say.YES:
+            return True
+        self.console.print(say.PLAY_ON, highlight=False)
+        return False
+
+    # --- after the game --------------------------------------------------------------------
+    def after_the_game(self) -> int:
+        """At a terminal, the finished game stays until the person leaves: save it, look at it
+        again, or whatever else `end_commands` offers."""
+        if self.record_to is not None:
+            self.write_record(self.record())
+        if not self.interactive:
+            return 0
+        self.ignore_typed_ahead()
+        self.console.print(say.AFTER_THE_GAME, highlight=False, markup=False)
+        while True:
+            line = self.read_line(say.END_PROMPT)
+            if line is None:
+                self.console.line()
+                return self.leave(say.LEFT, 0)
+            words = line.split()
+            if not words:
+                continue
+            verb = words[0].lower()
+            if verb in self.end_commands:
+                status = self.end_commands[verb][1](self, words[1:])
+                if status is not None:
+                    return status
+                continue
+            near = difflib.get_close_matches(verb, list(self.end_commands), n=2)
+            if near:
+                suggestions = say.OR.join(f"'{word}'" for word in near)
+                self.error(say.DID_YOU_MEAN.format(verb=verb, suggestions=suggestions))
+            else:
+                self.error(say.UNKNOWN_AFTER.format(verb=verb))
 
     def role(self, seat: int) -> str:
         if seat not in self.humans:
-            return "bot"
-        return "you" if len(self.humans) == 1 else "person"
+            level = self.levels.get(seat)
+            return say.ROLE_BOT_LEVEL.format(level=level) if level else say.ROLE_BOT
+        return say.ROLE_YOU if len(self.humans) == 1 else say.ROLE_PERSON
 
     def hand_over(self, seat: int) -> None:
+        """Several people at one keyboard: wipe the screen and its scroll-back (which showed
+        the last seat's table, and so the next seat's own feathers), then wait for the next."""
         if len(self.humans) < 2 or self._shown_to == seat:
             return
         if self.interactive:
-            self.console.clear()
-            self.console.input(
-                f"[bold]Seat {seat}'s turn.[/] Pass the keyboard to seat {seat}, then press Enter. "
-            )
-            self.console.clear()
-        self.console.print(Rule(f"seat {seat}"))
+            self.wipe()
+            typed = self.console.input(say.PASS_KEYBOARD.format(seat=seat))
+            self.wipe()
+            if typed.strip():  # typed before this seat's table was shown: not played
+                self.console.print(
+                    say.TYPED_AHEAD.format(typed=escape(f"'{typed.strip()}'")), highlight=False
+                )
+        self.console.print(Rule(say.SEAT_RULE.format(seat=seat)))
         self._shown_to = seat
+
+    def wipe(self) -> None:
+        """Clear the screen and, at a terminal, the scroll-back too: nothing of it is left to
+        scroll back to (the screen first, as some terminals keep a cleared screen in the
+        scroll-back)."""
+        self.console.clear()
+        if self.console.is_terminal:
+            self.console.file.write(ERASE_SCROLLBACK)
+            self.console.file.flush()
 
     def human_turn(self, seat: int) -> int | None:
         """Read commands until `seat` has acted; an exit status if the person leaves."""
         self.hand_over(seat)
         self.show_table(seat)
+        self.ignore_typed_ahead()
         state = self.state
         while True:
-            line = self.read_line(f"seat {seat} > ")
+            line = self.read_line(say.PROMPT.format(seat=seat))
             if line is None:
-                self.console.print(
-                    "Input ended before the game did; save it next time with 'save FILE'."
-                )
+                if self.interactive:  # Ctrl-D: leave, the game kept
+                    raise EOFError
+                message = say.INPUT_ENDED if self.record_to is None else say.INPUT_ENDED_KEPT
+                self.console.print(message.format(path=self.record_to), highlight=False)
                 return 1
             words = line.split()
             if not words:
@@ -142,16 +298,15 @@ class Session:
                 view = state.view(seat)
                 extra = "\n".join(help_line for help_line, _ in self.commands.values())
                 text = "\n".join(filter(None, [self.game.text.help(view), extra, GENERAL_HELP]))
-                self.console.print(text, highlight=False, markup=False)
+                self.console.print(layout(text), highlight=False)
                 continue
             if verb == "rules":
-                self.console.print(
-                    self.game.text.rules(state.view(seat)), highlight=False, markup=False
-                )
+                self.console.print(layout(self.game.text.rules(state.view(seat))), highlight=False)
                 continue
             if verb == "quit":
-                self.console.print("You left the game.")
-                return 0
+                if self.confirm_quit():
+                    return self.leave(say.LEFT, 0, keep=False)
+                continue
             if verb == "table":
                 self.show_table(seat)
                 continue
@@ -164,40 +319,152 @@ class Session:
             try:
                 action = self.game.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
-            except (ValueError, IllegalAction) as error:
-                told = to_you(str(error), seat) if len(self.humans) == 1 else str(error)
-                self.console.print(f"[red]✗[/] {escape(told)}", highlight=False)
+            except UnknownCommand as error:
+                self.error(self.unknown(error.verb, seat) or str(error))
                 continue
+            except (ValueError, IllegalAction) as error:
+                self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
+                continue
+            self.moved()
             self.tell(events)
             return None
 
-    def save(self, args: list[str]) -> None:
-        if len(args) != 1:
-            self.console.print("[red]✗[/] write 'save FILE'")
-            return
-        try:
-            Record.of(self.state).save(args[0])
-        except OSError as error:
-            self.console.print(f"[red]✗[/] cannot save to {escape(args[0])}: {error.strerror}")
-            return
-        self.console.print(
-            f"Saved to {args[0]} (resume with --resume {args[0]}).", highlight=False, markup=False
+    def ignore_typed_ahead(self) -> None:
+        """Lines typed before this position was shown are not played: say so, show them."""
+        lines = self.typed_ahead()
+        if lines:
+            typed = say.AND.join(f"'{line}'" for line in lines)
+            self.console.print(say.TYPED_AHEAD.format(typed=escape(typed)), highlight=False)
+
+    def error(self, message: str) -> None:
+        """A refusal: a red cross and the reason, the text printed as it is."""
+        self.console.print(say.ERROR.format(message=escape(message)), highlight=False)
+
+    def verbs(self, seat: int) -> list[str]:
+        """Every command name this table knows: the game's (from its help), the extras, ours."""
+        lines = [self.game.text.help(self.state.view(seat)), GENERAL_HELP]
+        words = [line.split()[0] for text in lines for line in text.splitlines() if line.strip()]
+        return [*dict.fromkeys([*words, *self.commands])]
+
+    def unknown(self, verb: str, seat: int) -> str | None:
+        """'did you mean' the nearest commands to a mistyped one, if any is near."""
+        near = difflib.get_close_matches(verb, self.verbs(seat), n=2)
+        if not near:
+            return None
+        return say.DID_YOU_MEAN.format(
+            verb=verb, suggestions=say.OR.join(f"'{word}'" for word in near)
         )
+
+    def seats(self) -> list[SeatEntry] | None:
+        """The record's `seats`: a bot level where a bot plays (None when a bot's is unknown)."""
+        if any(s not in self.levels for s in self.bots):
+            return None
+        return [{"name": None, "bot": self.levels.get(s)} for s in range(self.state.players)]
+
+    def record(self) -> Record:
+        """The game so far as a record, with who sits where."""
+        return Record.of(self.state, self.seats())
+
+    def save(self, args: list[str]) -> bool:
+        """'save FILE': True once saved."""
+        if len(args) != 1:
+            self.error(say.SAVE_USAGE)
+            return False
+        record = self.record()
+        try:
+            record.save(args[0])
+        except OSError as error:
+            self.error(say.CANNOT_SAVE.format(path=args[0], reason=error.strerror))
+            return False
+        self._saved_moves, self._saved_to = len(record.moves), args[0]
+        self.console.print(say.SAVED.format(path=args[0]), highlight=False, markup=False)
+        return True
 
     def finish(self) -> None:
         state = self.state
         seat = self.audience
-        self.console.print(Rule("game over"))
+        self.console.print(Rule(say.GAME_OVER))
         self.console.print(self.game.text.render(state.view(seat)))
         winners = state.winners()
-        said = " and ".join("you" if s == seat else f"seat {s}" for s in winners)
-        self.console.print(
-            f"[bold]Winner{'s' if len(winners) > 1 else ''}: {said}[/]", highlight=False
-        )
+        said = say.AND.join(say.ROLE_YOU if s == seat else say.SEAT.format(seat=s) for s in winners)
+        line = say.WINNERS if len(winners) > 1 else say.WINNER
+        self.console.print(line.format(names=said), highlight=False)
+
+
+#: third-person verbs of the engine's messages and the form that goes with "you"
+_SECOND_PERSON = {"has": "have", "is": "are", "was": "were", "wears": "wear", "owns": "own"}
+
+
+def save_whole(record: Record, path: str) -> None:
+    """Write `record` to `path` whole or not at all (a new file moved over the old one), so an
+    interrupted write never leaves half a record."""
+    target = Path(path)
+    part = target.with_name(f".{target.name}.part")
+    record.save(part)
+    os.replace(part, target)
+
+
+def autosave(record: Record) -> str | None:
+    """Save `record` under a new name in the current folder (else the temporary one); the
+    path, or None if nowhere could take it."""
+    name = f"campfire-{record.game}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        path = folder / name
+        if path.exists():
+            path = folder / f"{path.stem}-{os.getpid()}.json"
+        try:
+            record.save(path)
+        except OSError:
+            continue
+        return str(path)
+    return None
+
+
+def _end_save(session: Session, args: list[str]) -> int | None:
+    session.save(args)
+    return None
+
+
+def _end_table(session: Session, args: list[str]) -> int | None:
+    session.console.print(session.game.text.render(session.state.view(session.audience)))
+    return None
+
+
+def _end_help(session: Session, args: list[str]) -> int | None:
+    text = "\n".join(help_line for help_line, _ in session.end_commands.values())
+    session.console.print(layout(text), highlight=False)
+    return None
+
+
+def _end_quit(session: Session, args: list[str]) -> int | None:
+    return session.leave(say.GOODBYE, 0, keep=False) if session.confirm_quit() else None
+
+
+#: after the game: name -> (help line, handler(session, words after it) -> exit status, or
+#: None to stay); `Session(end_commands=...)` adds more
+END_COMMANDS: dict[str, EndCommand] = {
+    "save": (say.END_HELP_SAVE, _end_save),
+    "table": (say.END_HELP_TABLE, _end_table),
+    "help": (say.END_HELP_HELP, _end_help),
+    "quit": (say.END_HELP_QUIT, _end_quit),
+}
 
 
 def to_you(message: str, seat: int) -> str:
-    """An engine message about `seat` said to the person sitting there: "you", not "seat 0"."""
+    """An engine message about `seat` said to the person sitting there: "you", not "seat 0",
+    with the verb agreeing ("you have", not "you has") and "your" for "their"."""
     message = re.sub(rf"\b[Ss]eat {seat}'s\b", "your", message)
+    message = re.sub(rf"\b[Ss]eat {seat} played their\b", "you played your", message)
     message = re.sub(rf"\b[Ss]eat {seat} played\b", "you played", message)
+    verbs = "|".join(_SECOND_PERSON)
+
+    def agree(m: re.Match[str]) -> str:
+        said = f"you{m[1] or ''} {_SECOND_PERSON[m[2]]}"
+        if m[3]:  # "... and wears": the second verb of the same clause
+            said += m[3][: -len(m[4])] + _SECOND_PERSON[m[4]]
+        return said
+
+    message = re.sub(
+        rf"\b[Ss]eat {seat}( already)? ({verbs})\b([^:;.]*?\band ({verbs})\b)?", agree, message
+    )
     return re.sub(rf"\b[Ss]eat {seat}\b", "you", message)

@@ -236,7 +236,7 @@ class PowwowEncoding:
         for s in view.out:
             out[at + s] = 1.0
         at += n
-        if any(view.tomahawks):
+        if self.options.tomahawks:  # off: no seat holds a tomahawk (all zeros)
             for s, ready in enumerate(view.tomahawks):
                 if ready:
                     out[at + s] = 1.0

@@ -458,7 +458,8 @@ class PowwowState(State[Action, PowwowView]):
             feathers,
             tuple(self.buzzards),
             tuple(self.out),
-            tuple(self.ready),  # tomahawks
+            # tomahawks: ready ones by seat; none at all when they are not in play
+            tuple(self.ready) if self.options.tomahawks else (False,) * self.players,
             self.guess,
             self.owner,
             self.agreed,

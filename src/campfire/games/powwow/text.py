@@ -11,6 +11,7 @@ from rich.text import Text
 from campfire.games.powwow.actions import AGREE, DISPUTE, REVERSE, Action, Agree, Guess, Reverse
 from campfire.games.powwow.feathers import color
 from campfire.games.powwow.view import PowwowView
+from campfire.kernel.text import UnknownCommand
 
 if TYPE_CHECKING:
     from campfire.games.powwow.game import Powwow
@@ -23,7 +24,7 @@ _STYLE = {
 }
 
 HELP = """\
-guess N            announce a total of N (higher than the standing guess)
+guess N            announce a total of N, higher than the standing guess (or just N)
 dispute            challenge the standing guess: the feathers are counted"""
 
 TOMAHAWK_HELP = """\
@@ -120,6 +121,8 @@ class PowwowText:
         words = command.lower().split()
         if not words:
             raise ValueError("type a command (help lists them)")
+        if _is_number(words[0]):
+            words.insert(0, "guess")  # a bare number is a guess: '12' is 'guess 12'
         verb, args = words[0], words[1:]
         if verb in ("guess", "g"):
             if not args:
@@ -140,7 +143,7 @@ class PowwowText:
             if args:
                 raise ValueError(f"'{verb}' takes nothing after it")
             return simple[verb]
-        raise ValueError(f"unknown command '{verb}' (help lists them)")
+        raise UnknownCommand(verb)
 
     def command(self, action: Action) -> str:
         if isinstance(action, Guess):
@@ -159,6 +162,10 @@ class PowwowText:
 
     def rules(self, view: PowwowView) -> str:
         return f"{RULES}\n\n{TOMAHAWK_RULES}" if view.options.tomahawks else RULES
+
+
+def _is_number(word: str) -> bool:
+    return word.removeprefix("-").isdigit()
 
 
 def _number(word: str, what: str) -> int:

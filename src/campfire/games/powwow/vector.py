@@ -169,6 +169,9 @@ class PowwowBatch:
         self.shuffles: list[list[tuple[int, Array]]] = [[] for _ in range(B)]
         #: the games ended and not yet handed out: (row, first step, end step, shuffles)
         self.finished: list[tuple[int, int, int, list[tuple[int, Array]]]] = []
+        #: whose view `final` keeps, and that view at the end of each game ended (by row)
+        self.final_seat = 0
+        self.final: dict[int, Array] = {}
         self.action_json = [
             GAME.action_to_json(self.encoding.action(i)) for i in range(self.encoding.num_actions)
         ]
@@ -182,9 +185,15 @@ class PowwowBatch:
         self._shuffle(self.rows)
         self._start_round(self.rows)
 
+    def reset_rows(self, rows: Array) -> None:
+        """New games in `rows`, their games dropped unfinished."""
+        self._new_games(rows)
+        self._shuffle(rows)
+        self._start_round(rows)
+
     def step(self, actions: Array) -> tuple[Array, Array, Array]:
         """Apply one legal action per game: rewards `[B, players]`, terminations `[B]` and the
-        buzzards of each game that ended `[B, players]`.
+        buzzards of each game that ended `[B, players]`. A negative action: that game waits.
 
         Every kind of action is applied over the whole batch at once (masked writes), so a
         step costs about the same number of NumPy calls whatever the games do; only a dispute
@@ -198,13 +207,19 @@ class PowwowBatch:
         self.log_seats[at] = seat
         self.t += 1
         dispute = actions == DISPUTE_INDEX
+        waiting = actions < 0
+        some_wait = waiting.any()
         if self.tomahawks:
             extra = actions >= EXTRA_BASE
             guessing = (actions < GUESS_COUNT) | extra
+            if some_wait:
+                guessing &= ~waiting
             value = np.where(extra, (actions - EXTRA_BASE) % GUESS_COUNT, actions)
             value += GUESS_MIN
         else:
             guessing = ~dispute
+            if some_wait:
+                guessing &= ~waiting
             value = actions + GUESS_MIN
         key = self.bits * N
         key += seat
@@ -223,7 +238,7 @@ class PowwowBatch:
             self.turn = np.where(guessing | agree, following, seat)
             self._tomahawks(actions, seat, extra, agree, key)
         else:
-            latest[mine] = value  # a game that disputes starts a round, which clears it
+            latest[mine] = np.where(guessing, value, latest[mine])
             self.turn = np.where(guessing, following, seat)
         rewards = np.zeros((B, N), np.float32)
         over = np.zeros(B, np.bool_)
@@ -261,8 +276,8 @@ class PowwowBatch:
             turned = key[r] + np.where(back, -(self.players + 1), self.players + 1)
             self.turn[r] = self.following.take(turned + self.owner[r] + 1)
 
-    def records(self) -> list[dict[str, Any]]:
-        """The format-1 records of the games finished since the last call."""
+    def records(self) -> list[tuple[int, dict[str, Any]]]:
+        """(row, format-1 record) of each game finished since the last call."""
         finished, self.finished = self.finished, []
         options = self.options.model_dump()
         out = []
@@ -275,17 +290,17 @@ class PowwowBatch:
                 while at < len(shuffles) and shuffles[at][0] == i:
                     entries.append(_shuffle_json(shuffles[at][1]))
                     at += 1
-                entries.append({"player": seat, **self.action_json[action]})
+                if action >= 0:  # else the game waited at that step
+                    entries.append({"player": seat, **self.action_json[action]})
             entries.extend(_shuffle_json(order) for _, order in shuffles[at:])
-            out.append(
-                {
-                    "format": 1,
-                    "game": "powwow",
-                    "players": self.players,
-                    "options": options,
-                    "moves": entries,
-                }
-            )
+            record = {
+                "format": 1,
+                "game": "powwow",
+                "players": self.players,
+                "options": options,
+                "moves": entries,
+            }
+            out.append((b, record))
         return out
 
     # --- what the seats see ----------------------------------------------------------------
@@ -309,50 +324,69 @@ class PowwowBatch:
             np.multiply(guesses, able[:, None], out=out[:, base : base + GUESS_COUNT])
         return out
 
-    def observe(self, viewer: Array | None = None) -> Array:
-        """Every game's encoded view of `viewer` (default: the seat to move) `[B, obs]`.
+    def observe(self, viewer: Array | None = None, games: Array | None = None) -> Array:
+        """Every game's encoded view of `viewer` (default: the seat to move) `[B, obs]`, or
+        only those of `games` (then `viewer` is one per game of `games`).
 
         Every column is written (no zeroing first); one-hots and guesses are rows of tables."""
-        B, N, rows = self.num_envs, self.players, self.rows
+
+        def rows_of(array: Array) -> Array:
+            return array if games is None else array[games]
+
+        N = self.players
+        B = self.num_envs if games is None else len(games)
         codes = len(CODES)
-        seat = self.turn if viewer is None else viewer
+        turn = rows_of(self.turn)
+        seat = turn if viewer is None else viewer
         # float32 throughout: whole counts and halves are exact, and a quotient worked out in
         # float64 and written into it rounds once, exactly as `encoding.observe` rounds it
         out = np.empty((B, self.encoding.observation_size), np.float32)
-        out[:, : 2 * N] = self.hot.take(seat * N + self.turn, axis=0)
-        out[:, 2 * N] = self.back
+        out[:, : 2 * N] = self.hot.take(seat * N + turn, axis=0)
+        out[:, 2 * N] = rows_of(self.back)
         at = 2 * N + 1
         seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
-        worn = self.worn[:, :, 0] * (len(CODES) + 1)
-        worn += self.worn[:, :, 1]
+        worn_codes = rows_of(self.worn)
+        worn = worn_codes[:, :, 0] * (len(CODES) + 1)
+        worn += worn_codes[:, :, 1]
         worn += len(CODES) + 2
         seen[...] = _PAIR.take(worn, axis=0)
-        seen[rows, seat] = 0.0  # a seat never sees its own feathers
+        seen[np.arange(B), seat] = 0.0  # a seat never sees its own feathers
         at += N * codes
-        np.multiply(self.nworn, 0.5, out=out[:, at : at + N], casting="unsafe")
+        np.multiply(rows_of(self.nworn), 0.5, out=out[:, at : at + N], casting="unsafe")
         at += N
-        out[:, at : at + N] = self.buzzards / self.limit
+        out[:, at : at + N] = rows_of(self.buzzards) / self.limit
         at += N
-        np.logical_not(self.active, out=out[:, at : at + N], casting="unsafe")
+        np.logical_not(rows_of(self.active), out=out[:, at : at + N], casting="unsafe")
         at += N
-        out[:, at : at + N] = self.ready
+        out[:, at : at + N] = rows_of(self.ready) if self.tomahawks else 0.0  # off: no tomahawk
         at += N
-        index = self.guess - (GUESS_MIN - 1)
+        index = rows_of(self.guess) - (GUESS_MIN - 1)
         np.maximum(index, 0, out=index)
         out[:, at : at + 2] = _GUESSED2.take(index, axis=0)
         at += 2
-        out[:, at : at + N] = _ONE_HOT[: N + 1, :N].take(self.owner + 1, axis=0)
+        out[:, at : at + N] = _ONE_HOT[: N + 1, :N].take(rows_of(self.owner) + 1, axis=0)
         at += N
-        out[:, at] = self.agreed
+        out[:, at] = rows_of(self.agreed)
         at += 1
-        latest = self.latest - (GUESS_MIN - 1)
+        latest = rows_of(self.latest) - (GUESS_MIN - 1)
         np.maximum(latest, 0, out=latest)
         out[:, at : at + 2 * N] = _GUESSED2.take(latest, axis=0).reshape(B, 2 * N)
         at += 2 * N
-        np.multiply(self.used, _SHARE, out=out[:, at : at + codes], casting="unsafe")
+        np.multiply(rows_of(self.used), _SHARE, out=out[:, at : at + codes], casting="unsafe")
         at += codes
-        out[:, at] = (self.size - self.pos) / len(FEATHERS)
+        out[:, at] = (rows_of(self.size) - rows_of(self.pos)) / len(FEATHERS)
         return out
+
+    def _final_views(self, games: Array) -> None:
+        """`final_seat`'s view of each game of `games` as it ended: the round counted, its
+        feathers gone to the used pile, nobody to move."""
+        N, codes = self.players, len(CODES)
+        out = self.observe(np.full(len(games), self.final_seat, np.int64), games)
+        out[:, N : 2 * N] = 0.0
+        at = 2 * N + 1
+        out[:, at : at + N * codes + N] = 0.0
+        for row, b in enumerate(games.tolist()):
+            self.final[b] = out[row]
 
     # --- the rules -------------------------------------------------------------------------
     def _new_games(self, games: Array) -> None:
@@ -477,6 +511,7 @@ class PowwowBatch:
         won = buzzards == buzzards.min(axis=1, keepdims=True)
         rewards[e] = self.results.take(won @ self.powers, axis=0)
         over[e] = True
+        self._final_views(e)
         scores[e] = self.buzzards[e]
         t, shuffles = self.t, self.shuffles
         self.finished.extend(

@@ -12,6 +12,7 @@ from rich.text import Text
 from campfire.games.wakatanka.actions import ACCEPT, CALL, Action, Call, Play, Spell
 from campfire.games.wakatanka.cards import CARDS, TILES
 from campfire.games.wakatanka.view import WakatankaView
+from campfire.kernel.text import UnknownCommand
 
 if TYPE_CHECKING:
     from campfire.games.wakatanka.game import Wakatanka
@@ -29,6 +30,7 @@ caller an apprentice token and the bluffer the stack; a true card gives the call
 A spell turns over any stack: two or more of its animal send the cards out of the game and
 win a token; otherwise you take the stack. Four tokens, or an empty hand that the next player
 accepts, win the game.
+
 Table: ◆ the marker, › the tiles you may play on (the tiles form a circle: eagle is next to
 coyote), the number after a tile is its stack; ★ a token, ▶ whose turn; mouse cards are never
 true."""
@@ -92,7 +94,7 @@ class WakatankaText:
             if args:
                 raise ValueError(f"'{verb}' takes nothing after it")
             return CALL if verb.startswith("c") else ACCEPT
-        raise ValueError(f"unknown command '{verb}' (help lists them)")
+        raise UnknownCommand(verb)
 
     def command(self, action: Action) -> str:
         if isinstance(action, Play):
