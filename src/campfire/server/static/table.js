@@ -852,7 +852,7 @@ function fillEnd() {
   buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, "Watch the replay"));
   buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, "Download the record"));
   buttons.push(el("a", { class: "button ghost", href: "/" }, "Lobby"));
-  $("end-body").replaceChildren(
+  const parts = [
     el("div", { class: `end-crest ${won ? "won" : ""}` }, logo(56)),
     el("h2", { id: "end-title" }, won ? "You win!" : "Game over"),
     won
@@ -861,7 +861,8 @@ function fillEnd() {
     page.board.summary ? page.board.summary(page.msg) : null,
     el("div", { class: "end-buttons" }, buttons),
     el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
-  );
+  ];
+  $("end-body").replaceChildren(...parts.filter((part) => part));
 }
 
 async function playAgain() {
