@@ -147,7 +147,7 @@ def test_a_whole_pow_wow_game_with_tomahawks_against_bots(
     assert any(m["action"] == "guess" for m in mine)
     winners = ["You" if s == 0 else f"Bot {s}" for s in state.winners()]
     for name in winners:
-        expect(dialog).to_contain_text(name if name != "You" else "you")
+        expect(dialog).to_contain_text(name if name != "You" else "You win!")
     assert watched.errors == [] and watched.toasts() == []
 
 
