@@ -86,7 +86,7 @@ def example(name: str = "powwow-tomahawks-5p") -> dict[str, Any]:
         (2, {"player": 1, "action": "guess", "value": 22}, "higher than the standing guess 22"),
         (2, {"player": 1, "action": "guess", "value": "23"}, "whole number"),
         (2, {"player": 1, "action": "guess", "value": 23.0}, "whole number"),
-        (2, {"player": 1, "action": "guess", "value": 239}, "between -20 and 238"),
+        (2, {"player": 1, "action": "guess", "value": 239}, "between 23 and 238"),
         (2, {"player": 1, "action": "guess"}, "needs a 'value'"),
         (2, {"player": 1, "action": "bid", "value": 30}, "unknown action 'bid'"),
         (2, {"player": 1, "action": "dispute", "value": 3}, "unexpected key 'value'"),

@@ -31,7 +31,7 @@ def test_seats_and_spectators_chat_and_everyone_hears(client: Client) -> None:
     watcher = client.socket(table_id)
     for sock in (ana, bob, watcher):
         assert sock.recv()["type"] == "update"
-        assert sock.recv() == {"type": "chat_history", "messages": []}
+        assert sock.recv() == {"type": "chat_history", "messages": [], "length": 300}
     ana.send({"type": "chat", "id": 1, "text": "  good luck!  "})
     assert ana.until(lambda m: m["type"] in ("ok", "error")) == {"type": "ok", "id": 1}
     heard = [said(s, "good luck!") for s in (ana, bob, watcher)]

@@ -136,6 +136,8 @@ def test_the_replay_shows_the_table_talk(client: Client, open_page: Any) -> None
     watched = open_page(1366, 768)
     page = watched.page
     page.goto(f"{client.base}/replay/{made['id']}")
+    expect(page.locator("#step-label")).to_contain_text("step 0 of")
+    page.keyboard.press("End")  # the line was said during the game: the replay shows it from then
     chat = page.locator("#chat")
     expect(chat).to_be_visible()
     expect(chat).to_contain_text(f"Cy (watching):{HOSTILE}")

@@ -83,3 +83,14 @@ def test_a_removed_name_stays_out_after_a_restart(serve: Any, db_url: str) -> No
     again = serve(db_url)
     refused = again.http.post(f"/api/tables/{made['id']}/join", json={"name": "bob"})
     assert refused.status_code == 403 and "removed 'bob'" in refused.json()["error"]
+
+
+def test_a_visitor_without_a_seat_is_not_offered_invite(client: Client, open_page: Any) -> None:
+    made = client.create("powwow", 3, name="Ana", seat=0)
+    host, visitor = open_page(1280, 900), open_page(1280, 900)
+    seated_page(client, host.page, made["id"], 0, made["token"])
+    visitor.page.goto(f"{client.base}/t/{made['id']}")
+    expect(visitor.page.locator("#join-form")).to_be_visible()
+    expect(host.page.locator("#invite-btn")).to_be_visible()
+    expect(visitor.page.locator("#invite-btn")).to_be_hidden()
+    assert host.errors == [] and visitor.errors == []

@@ -153,7 +153,8 @@ class Checker:
         """Chat holds what people said and who said it, nothing of the game."""
         lines = [message] if message["type"] == "chat" else message["messages"]
         if message["type"] == "chat_history":
-            assert set(message) == {"type", "messages"}
+            assert set(message) == {"type", "messages", "length"}
+            assert message["length"] == 300  # the most characters a line may have
         for line in lines:
             assert set(line) == {"type", "seat", "name", "text", "at"}, line
             assert line["type"] == "chat" and isinstance(line["at"], float)

@@ -26,7 +26,8 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
         return model.model_validate(dict(raw or {}))
     except ValidationError as error:
         first = error.errors()[0]
-        name = ".".join(str(part) for part in first["loc"]) or "options"
+        # the option's own name, even an empty one; "options" only for the whole object
+        name = ".".join(str(part) for part in first["loc"]) if first["loc"] else "options"
         if first["type"] == "extra_forbidden":
             known = ", ".join(model.model_fields)
             raise OptionError(f"unknown option {name!r} (options: {known})") from None

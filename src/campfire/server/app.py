@@ -19,10 +19,12 @@ from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.bus import Bus, make_bus
+from campfire.server.chat import chat_message
 from campfire.server.collector import Tenure
 from campfire.server.headers import BodyLimit, DefaultHeaders
 from campfire.server.hub import (
@@ -172,6 +174,8 @@ def create_app(
     # pages and modules are small: always revalidated, so an update is seen at once; every
     # response carries the security headers
     app.add_middleware(BodyLimit, limit=BODY_LIMIT)
+    # pages, scripts and styles are text: about a fifth of their size on the wire
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(
         DefaultHeaders,
         headers=[("cache-control", "no-cache"), *SECURITY_HEADERS.items()],
@@ -431,7 +435,7 @@ def create_app(
             raise Refused(422, f"step must be between 0 and {total}, not {step}")
         state = await asyncio.to_thread(record.replay, step)
         public = state.view(None)
-        await hub.chat.catch_up(table)
+        said = await hub.store(storage.chat_since, table.id, 0)
         return {
             "step": step,
             "steps": total,
@@ -448,14 +452,23 @@ def create_app(
             "views": [state.view(s).to_json() for s in range(table.players)],
             "public": public.to_json(),
             "extras": table.web.extras(public),
-            "table": table.meta(),
-            # the table talk, kept beside the game (not part of its record)
-            "chat": list(table.chat),
+            "table": as_it_was(table.meta()),
+            # the table talk said up to this step, kept beside the game (not in its record)
+            "chat": [
+                chat_message(r) for r in said if (r.step if r.step is not None else total) <= step
+            ],
         }
 
     add_socket_routes(app, hub, table_named)
     add_page_routes(app)
     return app
+
+
+def as_it_was(meta: dict[str, Any]) -> dict[str, Any]:
+    """A table's description for a replay: who is away now is not part of the game shown."""
+    for seat in meta["seats"]:
+        seat.update(online=seat["taken"], away=False, away_for=None)
+    return meta
 
 
 def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:

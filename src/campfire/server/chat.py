@@ -77,7 +77,14 @@ class TableChat:
         for _ in range(10):
             try:
                 await hub.store(
-                    hub.storage.add_chat, table.id, conn.seat, name, text, time.time(), CHAT_KEPT
+                    hub.storage.add_chat,
+                    table.id,
+                    conn.seat,
+                    name,
+                    text,
+                    time.time(),
+                    CHAT_KEPT,
+                    table.at,
                 )
                 break
             except Conflict:  # another process wrote the same line number first

@@ -38,7 +38,7 @@ from campfire.kernel import (
 from campfire.kernel.records import entry_to_json
 from campfire.server.admission import admit
 from campfire.server.bus import Bus
-from campfire.server.chat import TableChat, chat_message
+from campfire.server.chat import CHAT_LENGTH, TableChat, chat_message
 from campfire.server.clock import CLOCK_STRIKES, TurnClock
 from campfire.server.connections import Connection
 from campfire.server.driver import BotDriver
@@ -905,7 +905,8 @@ class Hub:
             if conn.seat == seat:
                 conn.seat = None
                 conn.push(notice)
-                conn.push(table.update_for(None, table.events, full=True))
+                # the story so far stays told to them as they lived it ("Your time ran out")
+                conn.push(table.update_for(None, table.events, full=True, voice=seat))
 
     async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down."""
@@ -986,7 +987,7 @@ class Hub:
         first = seat is not None and not table.local_count(seat)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True))
-        conn.push(table.chat_history())
+        conn.push(table.chat_history(CHAT_LENGTH))
         table.broadcast_meta()
         if first and seat is not None:
             presence = table.presence[seat] = await self.bus.present(table.id, seat, True)

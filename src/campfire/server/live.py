@@ -207,8 +207,11 @@ class LiveTable:
         events: Iterable[tuple[int, Event]],
         full: bool,
         meta: dict[str, Any] | None = None,
+        voice: int | None = None,
     ) -> dict[str, Any]:
-        """The message one connection gets: its own view, the events it may see, its controls."""
+        """The message one connection gets: its own view, the events it may see, its controls.
+        `voice`: the seat whose words tell the events (a player who just became a spectator
+        still reads "Your time ran out"); only events `seat` may see are told."""
         state = self.state
         view = state.view(seat)
         controls = None
@@ -224,7 +227,12 @@ class LiveTable:
             "controls": controls,
             "extras": self.web.extras(view),
             "events": [
-                {"at": at, "kind": e.kind, "data": e.to_json(), "text": describe(e, seat)}
+                {
+                    "at": at,
+                    "kind": e.kind,
+                    "data": e.to_json(),
+                    "text": describe(e, seat if voice is None else voice),
+                }
                 for at, e in events
                 if e.visible_to(seat)
             ],
@@ -246,8 +254,9 @@ class LiveTable:
         if len(self.chat) > keep:
             del self.chat[: len(self.chat) - keep]
 
-    def chat_history(self) -> dict[str, Any]:
-        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:]}
+    def chat_history(self, length: int) -> dict[str, Any]:
+        """The chat so far, and the most characters a line may have (`length`)."""
+        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:], "length": length}
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update; each seat's is built and encoded once."""

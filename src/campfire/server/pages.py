@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -40,7 +41,7 @@ def add_page_routes(app: FastAPI) -> None:
         return HTMLResponse(page)
 
     @app.get("/games/{game_name}/{file_name}", include_in_schema=False)
-    async def game_file(game_name: str, file_name: str) -> Response:
+    async def game_file(game_name: str, file_name: str, request: Request) -> Response:
         web, game = _web_named(game_name)
         found = web.file(file_name)
         if found is None:
@@ -51,8 +52,15 @@ def add_page_routes(app: FastAPI) -> None:
             "html": "text/html",
             "svg": "image/svg+xml",
         }
+        body = found.read_bytes()
+        # revalidated on every load (no-cache), answered 304 while unchanged
+        tag = f'"{hashlib.sha256(body).hexdigest()[:20]}"'
+        if tag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers={"ETag": tag})
         return Response(
-            found.read_bytes(), media_type=kind[file_name.rsplit(".", 1)[1]] + "; charset=utf-8"
+            body,
+            media_type=kind[file_name.rsplit(".", 1)[1]] + "; charset=utf-8",
+            headers={"ETag": tag},
         )
 
     def _web_named(game_name: str) -> tuple[Any, Any]:

@@ -28,7 +28,7 @@ class _Body(BaseModel):
 
 class CreateBody(_Body):
     game: str = Field(max_length=40)
-    players: int | None = Field(None, ge=1, le=64)
+    players: StrictInt | None = Field(None, ge=1, le=64)
     options: dict[str, Any] = Field(default_factory=dict, max_length=32)
     #: seat -> bot level; every other seat is for a person
     bots: dict[int, Annotated[str, Field(max_length=40)]] = Field(
@@ -37,7 +37,7 @@ class CreateBody(_Body):
     #: the creator's display name: they sit down at once (at `seat`, or the first free seat)
     #: and are the table's host
     name: str | None = Field(None, max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
+    seat: StrictInt | None = Field(None, ge=0, le=63)
     #: shown in the lobby; by default a table is reachable by its invite link only
     listed: StrictBool = False
     #: seconds per turn (one of the server's clock choices); None: no clock
@@ -46,13 +46,13 @@ class CreateBody(_Body):
 
 class JoinBody(_Body):
     name: str = Field(max_length=200)
-    seat: int | None = Field(None, ge=0, le=63)
+    seat: StrictInt | None = Field(None, ge=0, le=63)
 
 
 class ActBody(_Body):
     action: dict[str, Any] = Field(max_length=8)
     #: the record length the player's view showed: a stale move is refused, not misapplied
-    at: int | None = Field(None, ge=0)
+    at: StrictInt | None = Field(None, ge=0)
 
 
 class BotBody(_Body):
@@ -70,8 +70,25 @@ def bot_level_names() -> set[str]:
 
 def invisible(text: str) -> bool:
     """Whether the text holds control, format, surrogate, private or unassigned characters:
-    what a name or a chat line may not, as it could hide or reorder what others read."""
-    return any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in text)
+    what a name or a chat line may not, as it could hide or reorder what others read. A
+    zero-width joiner that joins two emoji into one (👨‍👩‍👧) is part of what is seen."""
+    return any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and not _emoji_joiner(text, i)
+        for i, ch in enumerate(text)
+    )
+
+
+#: what may stand before a joiner inside an emoji sequence: a symbol, a skin tone (Sk)
+_JOINED = ("So", "Sk")
+
+
+def _emoji_joiner(text: str, i: int) -> bool:
+    """Whether text[i] is a zero-width joiner between two parts of one emoji."""
+    if text[i] != "\u200d" or i == 0 or i + 1 >= len(text):
+        return False
+    before, after = text[i - 1], text[i + 1]
+    joined = before == "\ufe0f" or unicodedata.category(before) in _JOINED  # or after VS16
+    return joined and unicodedata.category(after) == "So"
 
 
 SURROGATE = re.compile("[\ud800-\udfff]")

@@ -77,4 +77,6 @@ chat_t = Table(
     Column("name", String(80), nullable=False),
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
+    # migration 0004_removed: the record length when it was said (None: not known)
+    Column("step", Integer, nullable=True),
 )

@@ -105,6 +105,8 @@ class ChatRow:
     name: str
     text: str
     at: float
+    #: the record length when it was said (None: said before that was kept)
+    step: int | None = None
 
 
 @dataclass
@@ -439,7 +441,14 @@ class Storage:
 
     # --- chat ------------------------------------------------------------------------------
     def add_chat(
-        self, table_id: str, seat: int | None, name: str, text: str, at: float, keep: int
+        self,
+        table_id: str,
+        seat: int | None,
+        name: str,
+        text: str,
+        at: float,
+        keep: int,
+        step: int | None = None,
     ) -> ChatRow:
         """Append one chat line after the table's last, keeping only the last `keep` lines (a
         full chat rolls over, it never closes); Conflict when another process wrote the same
@@ -452,7 +461,13 @@ class Storage:
                 idx = 0 if last is None else int(last) + 1
                 db.execute(
                     insert(chat_t).values(
-                        table_id=table_id, idx=idx, seat=seat, name=name, text=text, at=at
+                        table_id=table_id,
+                        idx=idx,
+                        seat=seat,
+                        name=name,
+                        text=text,
+                        at=at,
+                        step=step,
                     )
                 )
                 if idx >= keep:
@@ -461,14 +476,14 @@ class Storage:
                             and_(chat_t.c.table_id == table_id, chat_t.c.idx <= idx - keep)
                         )
                     )
-                return ChatRow(idx, seat, name, text, at)
+                return ChatRow(idx, seat, name, text, at, step)
         except IntegrityError:
             raise Conflict("another message took that place") from None
 
     def chat_since(self, table_id: str, start: int) -> list[ChatRow]:
         with self.engine.connect() as db:
             return [
-                ChatRow(r.idx, r.seat, r.name, r.text, r.at)
+                ChatRow(r.idx, r.seat, r.name, r.text, r.at, r.step)
                 for r in db.execute(
                     select(chat_t)
                     .where(and_(chat_t.c.table_id == table_id, chat_t.c.idx >= start))

@@ -153,7 +153,11 @@ class PowwowState(State[Action, PowwowView]):
             if not isinstance(value, int) or isinstance(value, bool):
                 return f"a guess is a whole number, not {value!r}"
             if not GUESS_MIN <= value <= GUESS_MAX:
-                return f"a guess must be between {GUESS_MIN} and {GUESS_MAX}, not {value}"
+                # the range that is legal now: above the standing guess, when there is one
+                lowest = GUESS_MIN if self.guess is None else self.guess + 1
+                if lowest > GUESS_MAX:
+                    return f"no guess is higher than the standing guess {self.guess}: dispute it"
+                return f"a guess must be between {lowest} and {GUESS_MAX}, not {value}"
             if self.guess is not None and value <= self.guess:
                 return f"a guess must be higher than the standing guess {self.guess}, not {value}"
             target = action.extra_feather_to

@@ -263,7 +263,7 @@ function chatSetup() {
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-text").value.trim();
-    if (text && say(text)) $("chat-text").value = "";
+    if (text) say(text, true);
   });
   $("chat-btn").addEventListener("click", () => openChat(!document.body.classList.contains("chat-open")));
   $("chat-close").addEventListener("click", () => openChat(false));
@@ -279,13 +279,20 @@ function openChat(open) {
   }
 }
 
-function say(text) {
+/** Send a chat line; a line typed in the input leaves it only once the server took it (a
+ * refused one, too long or too many at once, stays there to send again). */
+function say(text, typed = false) {
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
     toast("not connected to the server; trying again…");
-    return false;
+    return;
   }
-  page.ws.send(JSON.stringify({ type: "chat", text: text.slice(0, 200) }));
-  return true;
+  const id = page.nextId++;
+  const input = $("chat-text");
+  page.pending.set(id, {
+    resolve: () => { if (typed && input.value.trim() === text) input.value = ""; },
+    reject: (error) => toast(error.message),
+  });
+  page.ws.send(JSON.stringify({ type: "chat", id, text }));
 }
 
 function chatEmpty() {
@@ -391,6 +398,8 @@ function receive(message) {
   } else if (message.type === "chat") {
     addChat(message);
   } else if (message.type === "chat_history") {
+    // the server's own limit on a line: one number, the server's
+    if (Number.isInteger(message.length)) $("chat-text").maxLength = message.length;
     $("chat-log").replaceChildren();
     page.chat = [];
     for (const line of message.messages || []) addChat(line, { quiet: true });
@@ -548,7 +557,8 @@ function frame() {
   document.title = `${prefix}${table.title} — Campfire`;
   if (kind === "you" && !page.wasYourTurn) yourTurn();
   page.wasYourTurn = kind === "you";
-  $("invite-btn").hidden = table.status !== "waiting";
+  // only someone at the table invites: a visitor without a seat is offered the seat itself
+  $("invite-btn").hidden = table.status !== "waiting" || !page.seat;
   clock();
   muteList();
   waitingRoom();
@@ -831,7 +841,8 @@ function fillEnd() {
   const me = you();
   const winners = table.winners;
   const won = me !== null && winners.includes(me);
-  const names = winners.map((s) => (s === me ? "you" : ctx.plainName(s)));
+  // "You win!" says who won already: the line below names only the others who won with you
+  const names = winners.filter((s) => !won || s !== me).map((s) => ctx.plainName(s));
   const buttons = [];
   if (me !== null || lostSeat()) {
     buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
@@ -841,14 +852,17 @@ function fillEnd() {
   buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, "Watch the replay"));
   buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, "Download the record"));
   buttons.push(el("a", { class: "button ghost", href: "/" }, "Lobby"));
-  $("end-body").replaceChildren(
+  const parts = [
     el("div", { class: `end-crest ${won ? "won" : ""}` }, logo(56)),
     el("h2", { id: "end-title" }, won ? "You win!" : "Game over"),
-    el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
+    won
+      ? (names.length ? el("p", { class: "end-winners" }, `Together with ${names.join(" and ")}`) : null)
+      : el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
     page.board.summary ? page.board.summary(page.msg) : null,
     el("div", { class: "end-buttons" }, buttons),
     el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
-  );
+  ];
+  $("end-body").replaceChildren(...parts.filter((part) => part));
 }
 
 async function playAgain() {
