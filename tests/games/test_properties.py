@@ -209,7 +209,7 @@ def expected_view(state: State[Any, Any], seat: int | None) -> dict[str, Any]:
             ),
             "buzzards": tuple(state.buzzards),
             "out": tuple(state.out),
-            "tomahawks": tuple(state.ready),
+            "tomahawks": tuple(r and state.options.tomahawks for r in state.ready),
             "guess": state.guess,
             "owner": state.owner,
             "agreed": state.agreed,
