@@ -204,6 +204,22 @@ export function logo(size = 28) {
   );
 }
 
+/** Where the seat `k` places from the viewer sits in the phone layout's grid of six tracks,
+ * each seat two tracks wide: rows as even as they go (at most three seats a row: 4 make 2+2,
+ * 7 make 3+2+2, never 3+1), each row centred. A `grid-column` value. */
+export function phoneColumn(k, players) {
+  const rows = Math.ceil(players / 3);
+  const base = Math.floor(players / rows);
+  const extra = players % rows;
+  let first = 0;
+  for (let row = 0; row < rows; row++) {
+    const size = base + (row < extra ? 1 : 0);
+    if (k < first + size) return `${4 - size + 2 * (k - first)} / span 2`;
+    first += size;
+  }
+  return "auto / span 2";
+}
+
 /** Seat positions on an ellipse, the viewer at the bottom, seats numbered clockwise.
  * The radii keep every seat card (`seatW` by `seatH` pixels) inside the ring. */
 export function seatPositions(players, bottom, ring, seatW = 168, seatH = 150) {
