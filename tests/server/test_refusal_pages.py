@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Route, expect
+from playwright.sync_api import Page, Route, expect
 
 from campfire.server.admission import SPECTATORS_PER_ADDRESS
 from tests.server import browsing
@@ -33,6 +33,12 @@ SOLO = {"game": "powwow", "players": 2, "bots": {"1": "random"}, "name": "Ana"}
 
 def other_errors(errors: list[str]) -> list[str]:
     return [e for e in errors if not e.startswith(REFUSED_LINE)]
+
+
+def lobby_ready(page: Page, client: Client) -> None:
+    """The lobby, once its script has drawn the form (before, Start would submit it as HTML)."""
+    page.goto(f"{client.base}/")
+    expect(page.locator("#game-choice input").first).to_be_checked()
 
 
 def spectators(client: Client, table_id: str) -> int:
@@ -94,7 +100,7 @@ def test_too_many_tables_a_minute_counts_down_in_the_lobby(
     client.create("powwow", 2, {1: "random"}, name="Ana")
     watched = open_page(390, 844)
     page = watched.page
-    page.goto(f"{client.base}/")
+    lobby_ready(page, client)
     page.locator("#your-name").fill("Ana")
     page.get_by_role("button", name="Start the table").click()
     notice = page.locator("#form-refusal .refusal")
@@ -116,7 +122,7 @@ def test_too_many_waiting_tables_says_what_to_do_in_the_lobby(serve: Serve, open
     client.create("powwow", 3, {2: "random"}, name="Ana")  # waits for a friend at seat 1
     watched = open_page()
     page = watched.page
-    page.goto(f"{client.base}/")
+    lobby_ready(page, client)
     page.locator("#your-name").fill("Ana")
     page.locator("#players").select_option("3")
     page.locator("#seat-1").select_option("open")
