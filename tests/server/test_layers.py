@@ -56,15 +56,9 @@ LAYERS: list[tuple[str, list[str]]] = [
 #: modules that must not import anything of the server
 PURE = {"protocol"}
 
-#: edges known to close a circle, each only a type under `if TYPE_CHECKING:` (a helper of the
-#: hub naming `Hub`); each is to be replaced by the narrow callable the helper needs, and then
-#: taken out of this list (the test fails on an entry that no longer exists)
-KNOWN_CIRCLES = {
-    ("tables.chat", "tables.hub"),
-    ("tables.clock", "tables.hub"),
-    ("tables.driver", "tables.hub"),
-    ("tables.sync", "tables.hub"),
-}
+#: edges known to close a circle, each to be replaced by the narrow protocol the helper needs
+#: (the test fails on an entry that no longer exists); none are left
+KNOWN_CIRCLES: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

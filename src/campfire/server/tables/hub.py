@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -220,7 +220,7 @@ class Hub:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
 
-    def spawn(self, work: Any) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

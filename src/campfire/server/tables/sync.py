@@ -8,19 +8,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 import anyio
 
 from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
-from campfire.server.cluster.bus import Presence
+from campfire.server.cluster.bus import Bus, Presence
 from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind
 from campfire.server.store.schema import FINISHED, PLAYING
-from campfire.server.store.storage import SeatRow
+from campfire.server.store.storage import SeatRow, Storage
+from campfire.server.tables.chat import TableChat
 from campfire.server.tables.clock import CLOCK_STRIKES, clock_event
+from campfire.server.tables.driver import BotDriver
 from campfire.server.tables.live import (
     BOT,
     CANCELLED,
@@ -31,10 +33,40 @@ from campfire.server.tables.live import (
     removed_reason,
 )
 
-if TYPE_CHECKING:
-    from campfire.server.tables.hub import Hub
-
 log = logging.getLogger("campfire.server")
+T = TypeVar("T")
+
+
+class SyncHost(Protocol):
+    """What keeping in step needs of the process around it: its tables, bots, chat, bus and
+    database, and the ways a table is loaded, started, dropped or its seat given up."""
+
+    bus: Bus
+    storage: Storage
+    closing: bool
+    bot_pause: float
+    tables: dict[str, LiveTable]
+
+    @property
+    def bots(self) -> BotDriver: ...
+
+    @property
+    def chat(self) -> TableChat: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    def drop(self, table: LiveTable, reason: str) -> None: ...
+
+    def to_spectators(
+        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
+    ) -> None: ...
+
+    async def store(self, call: Callable[..., T], *args: Any) -> T: ...
+
+    async def get(self, table_id: str) -> LiveTable: ...
+
+    async def unstick(self, table: LiveTable) -> None: ...
+
 
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
@@ -45,7 +77,7 @@ PRESENCE_BATCH = 50
 class Sync:
     """A process's tables kept in step with what the other processes store and tell."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: SyncHost) -> None:
         self.hub = hub
         #: the stored versions of tables about to be shown to a socket, many to a query
         self.versions: Batcher[str, dict[str, int]] = Batcher(self.read_versions)
