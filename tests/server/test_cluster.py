@@ -312,3 +312,57 @@ def test_workers_share_one_port(pg_database: str, redis_url: str) -> None:
             process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def test_a_process_hears_only_the_tables_it_holds_sockets_of(
+    pair: tuple[Client, Client], redis_url: str
+) -> None:
+    """Each table's notices travel on its own channel, which a process subscribes to only while
+    it holds a socket of that table: Redis delivers a notice to no process that does not serve
+    the table, and a process that opens a socket hears (and relays) the moves made elsewhere."""
+    import redis
+
+    a, b = pair
+    r = redis.Redis.from_url(redis_url)
+    made = a.create("wakatanka", 3, {1: "random", 2: "random"}, name="Ana")
+    table_id, token = made["id"], made["token"]
+    b.state(table_id)  # the second process knows the table, yet holds no socket of it
+    ana = a.socket(table_id, token)
+
+    def subscribers() -> int:
+        channels = r.pubsub_channels(f"campfire:*:table:{table_id}")
+        assert len(channels) <= 1, channels
+        return int(r.pubsub_numsub(*channels)[0][1]) if channels else 0
+
+    def until(count: int) -> None:
+        deadline = time.monotonic() + 10
+        while subscribers() != count:
+            assert time.monotonic() < deadline, f"{subscribers()} subscribers, not {count}"
+            r.ping()  # one round trip a look
+
+    until(1)  # only the process holding Ana's socket
+    rng = random.Random(7)
+
+    def ana_moves() -> int:
+        mine = a.wait_for(
+            table_id,
+            lambda s: s["table"]["status"] == "finished" or s["table"]["to_move"] == 0,
+            token,
+        )
+        if mine["table"]["status"] == "finished":
+            return -1
+        response = a.act(table_id, token, pick("wakatanka", mine["controls"], rng), mine["at"])
+        assert response.status_code == 200, response.text
+        return int(mine["at"]) + 1
+
+    ana_moves()
+    assert subscribers() == 1  # moves went out, and no process without a socket subscribed
+    watcher = b.socket(table_id)
+    until(2)
+    at = ana_moves()
+    if at > 0:  # the move made on the first process reaches the socket on the second
+        watcher.until(lambda m: m["type"] == "update" and m["at"] >= at)
+    watcher.close()
+    until(1)
+    ana.close()
+    until(0)

@@ -5,9 +5,11 @@ catches up from the database by record index, so a lost notice delays an update 
 reorders or loses one (every process also compares versions every few seconds).
 
 `LocalBus` is the embedded default: one process, nothing to run. `RedisBus` serves any number of
-processes on one database: one pub/sub channel for notices, `SET NX PX` leases so each table's
-bots are driven by one process at a time (another takes over when a lease runs out), a hash per
-table for who is connected where, and sorted sets for per-address rate limits.
+processes on one database: a pub/sub channel per table for its notices, which a process
+subscribes to only while it holds sockets of that table (so a process reads no notice of a
+table it does not serve, however many tables the others play), `SET NX PX` leases so each
+table's bots are driven by one process at a time (another takes over when a lease runs out), a
+hash per table for who is connected where, and sorted sets for per-address rate limits.
 """
 
 from __future__ import annotations
@@ -90,6 +92,14 @@ class Bus:
 
     async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         pass
+
+    # --- which tables' notices this process hears ---------------------------------------------
+    async def serve(self, table_id: str, serving: bool) -> None:
+        """This process holds sockets of the table (True), or its last one closed (False)."""
+
+    def serves(self, table_id: str) -> bool:
+        """Whether this process hears the table's notices (one process hears everything)."""
+        return True
 
     # --- bot-driving leases ----------------------------------------------------------------
     async def acquire(self, table_id: str) -> bool:
@@ -200,7 +210,13 @@ class RedisBus(Bus):
         self.url = url
         self.redis: Any = aioredis.from_url(url, socket_connect_timeout=5, health_check_interval=10)
         self.ns = f"campfire:{namespace}:"
-        self.channel = self.ns + "notices"
+        #: this process's own channel: always subscribed (a pub/sub connection needs one)
+        self.channel = f"{self.ns}process:{self.process}"
+        #: the tables this process holds sockets of, whose channels it wants, and has
+        self.served: set[str] = set()
+        self._subscribed: set[str] = set()
+        self._pubsub: Any = None
+        self._subscribing = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
         self._notice: Notice | None = None
         self._present: Callable[[], Iterable[tuple[str, int]]] = list
@@ -240,7 +256,10 @@ class RedisBus(Bus):
         while True:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                await pubsub.subscribe(self.channel)
+                async with self._subscribing:
+                    wanted = sorted(self.served)
+                    await pubsub.subscribe(self.channel, *map(self.table_channel, wanted))
+                    self._pubsub, self._subscribed = pubsub, set(wanted)
                 if first:
                     ready.set_result(None)
                 else:
@@ -259,10 +278,11 @@ class RedisBus(Bus):
                         for table_id, kind, carried in batch:
                             self._notice(str(table_id), str(kind), carried)
                     except (ValueError, KeyError, TypeError):
-                        log.warning("ignored a malformed notice on %s", self.channel)
+                        log.warning("ignored a malformed notice on %s", message.get("channel"))
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                self._pubsub = None
                 if not ready.done():
                     ready.set_exception(RuntimeError(f"cannot listen on Redis: {error}"))
                     return
@@ -277,11 +297,47 @@ class RedisBus(Bus):
         await self._outbox((table_id, kind, data))
 
     async def _send(self, batch: list[tuple[str, str, Carried | None]]) -> None:
-        message = orjson.dumps(Envelope(p=self.process, n=batch))
+        """Each table's notices on its own channel, every channel in one round trip."""
+        by_table: dict[str, list[tuple[str, str, Carried | None]]] = {}
+        for notice in batch:
+            by_table.setdefault(notice[0], []).append(notice)
         try:
-            await self.redis.publish(self.channel, message)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, notices in by_table.items():
+                    channel = self.table_channel(table_id)
+                    pipe.publish(channel, orjson.dumps(Envelope(p=self.process, n=notices)))
+                await pipe.execute()
         except Exception as error:  # the others catch up from the database anyway
             log.warning("could not publish %d notices: %s", len(batch), error)
+
+    # --- which tables' notices this process hears ---------------------------------------------
+    def table_channel(self, table_id: str) -> str:
+        return f"{self.ns}table:{table_id}"
+
+    def serves(self, table_id: str) -> bool:
+        return table_id in self._subscribed and table_id in self.served
+
+    async def serve(self, table_id: str, serving: bool) -> None:
+        """Subscribe to the table's channel, or leave it; calls that cross each other end
+        as the last one asked (the wanted set is changed at once, the subscription follows)."""
+        if serving:
+            self.served.add(table_id)
+        else:
+            self.served.discard(table_id)
+        async with self._subscribing:
+            pubsub = self._pubsub
+            want = table_id in self.served
+            if pubsub is None or want == (table_id in self._subscribed):
+                return
+            try:
+                if want:
+                    await pubsub.subscribe(self.table_channel(table_id))
+                    self._subscribed.add(table_id)
+                else:
+                    await pubsub.unsubscribe(self.table_channel(table_id))
+                    self._subscribed.discard(table_id)
+            except Exception as error:  # the listener subscribes again when it reconnects
+                log.warning("could not change the subscription of table %s: %s", table_id, error)
 
     # --- leases ----------------------------------------------------------------------------
     def _lease(self, table_id: str) -> str:

@@ -566,7 +566,11 @@ class Hub:
         killed process) finds itself already stored there and is answered as done, not
         applied twice and not refused."""
         async with table.lock:
-            if self.bus.shared and (table.status != PLAYING or (at is not None and at > table.at)):
+            if self.bus.shared and (
+                not self.bus.serves(table.id)  # no notices heard: read what was stored
+                or table.status != PLAYING
+                or (at is not None and at > table.at)
+            ):
                 await self.sync.catch_up(table)
             if at is not None and at < table.at and self._stored_at(table, seat, action, at):
                 return
@@ -885,7 +889,9 @@ class Hub:
         for conn in list(table.connections):
             conn.push(error(410, reason, fatal=True))
             conn.push(None)
-        table.connections.clear()
+        if table.connections:
+            table.connections.clear()
+            self.spawn(self.bus.serve(table.id, False))
 
     def to_spectators(
         self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
@@ -975,10 +981,15 @@ class Hub:
             replaced.push(None)
         conn = Connection(seat, name, address)
         first = seat is not None and not table.local_count(seat)
+        serving = bool(table.connections)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True))
         conn.push(table.chat_history(CHAT_LENGTH))
         table.broadcast_meta()
+        if not serving:  # this process hears the table's notices only while it serves it
+            await self.bus.serve(table.id, True)
+            if self.bus.shared:  # a change made before the subscription took is read
+                self.spawn(self.sync.current(table))
         if first and seat is not None:
             presence = table.presence[seat] = await self.bus.present(table.id, seat, True)
             await self.bus.publish(table.id, NoticeKind.PRESENCE, presence.carried(seat))
@@ -986,6 +997,8 @@ class Hub:
 
     async def disconnect(self, table: LiveTable, conn: Connection) -> None:
         table.connections.discard(conn)
+        if not table.connections and not self.closing:
+            await self.bus.serve(table.id, False)
         seat = conn.seat
         place = table.seats[seat] if seat is not None else None
         if (
