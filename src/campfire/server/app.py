@@ -35,6 +35,7 @@ from campfire.server.hub import (
 )
 from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
 from campfire.server.pages import add_page_routes
+from campfire.server.profiles import add_profile_routes
 from campfire.server.refusals import Refused
 from campfire.server.requests import (
     BODY_LIMIT,
@@ -461,6 +462,7 @@ def create_app(
 
     add_socket_routes(app, hub, table_named)
     add_page_routes(app)
+    add_profile_routes(app, hub.results, hub.store)
     return app
 
 

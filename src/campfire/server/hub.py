@@ -57,6 +57,7 @@ from campfire.server.live import (
 )
 from campfire.server.names import name_key
 from campfire.server.refusals import Refused
+from campfire.server.results import Results
 from campfire.server.schema import FINISHED, PLAYING, WAITING
 from campfire.server.storage import (
     Conflict,
@@ -161,6 +162,7 @@ class Hub:
         self.clock = TurnClock(self)
         self.sync = Sync(self)
         self.writer = Writer(storage)
+        self.results = Results(storage.engine)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -223,6 +225,18 @@ class Hub:
         except Exception as error:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
+
+    def finished(self, table: LiveTable) -> None:
+        """The game at `table` just ended, as this process sees it: write its results (the
+        ratings of a rated game) off the event loop; written once even when several processes
+        see it end (`Results.settle`)."""
+        self.spawn(self._settle(table.id))
+
+    async def _settle(self, table_id: str) -> None:
+        try:
+            await anyio.to_thread.run_sync(self.results.settle, table_id)
+        except Exception as error:
+            log.error("table %s: writing its results failed: %s", table_id, error)
 
     def spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
@@ -667,6 +681,7 @@ class Hub:
         deal: Deal,
         version: int,
     ) -> None:
+        ended = deal.status == FINISHED and table.status != FINISHED
         table.state = state
         table.at = len(state.history)
         table.status = deal.status
@@ -677,6 +692,8 @@ class Hub:
         table.last_kinds = {e.kind for _, e in stamped}
         table.broadcast(stamped)
         self.bots.kick(table)
+        if ended:
+            self.finished(table)
 
     async def hand_to_bot(
         self, table: LiveTable, by: int, seat: int, level: str | None = None

@@ -101,7 +101,10 @@ class Sync:
             if stamped is None:
                 await self.catch_up(table)
                 return
+            ended = table.status != FINISHED and table.state.is_terminal
             table.status = FINISHED if table.state.is_terminal else PLAYING
+            if ended:
+                self.hub.finished(table)
             table.updated = time.time()
             table.deadline = deadline if isinstance(deadline, (int, float)) else None
             if isinstance(mover, int) and 0 <= mover < table.players:
@@ -227,6 +230,8 @@ class Sync:
                 return
             stamped = applied
         changed = seats_changed or row.status != table.status or row.next_id != table.next_id
+        if row.status == FINISHED and table.status != FINISHED:
+            self.hub.finished(table)
         table.status, table.next_id = row.status, row.next_id
         table.updated, table.version = row.updated, row.version
         changed = changed or row.deadline != table.deadline

@@ -1,0 +1,268 @@
+"""Ratings, profiles and leaderboards through the server: a finished rated game moves the ratings
+of its signed-in players once (also when two processes on PostgreSQL + Redis both see it end);
+a player who leaves ranks last; casual games show on the profile without moving a rating."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, func, insert, select, update
+
+from campfire.accounts.folding import name_key
+from campfire.server.results import Results
+from campfire.server.schema import accounts_t, ratings_t, results_t, seats_t, tables_t
+from campfire.server.storage import Storage
+from tests.server.conftest import PG_URL, Client
+from tests.server.test_api import pick, play_to_end
+
+Serve = Callable[..., Client]
+
+
+def engine_of(client: Client) -> Engine:
+    hub = client.app.state.hub
+    return hub.storage.engine  # type: ignore[no-any-return]
+
+
+def account(engine: Engine, name: str) -> str:
+    """An account as sign-up leaves it (the accounts API is tested on its own)."""
+    ident = uuid.uuid4().hex
+    with engine.begin() as db:
+        db.execute(
+            insert(accounts_t).values(
+                id=ident,
+                name=name,
+                name_key=name_key(name),
+                password_hash=None,
+                user_handle=uuid.uuid4().hex,
+                created=time.time(),
+            )
+        )
+    return ident
+
+
+def sit_signed_in(engine: Engine, table_id: str, seats: dict[int, str], rated: bool) -> None:
+    """The seats' accounts and the table's kind, as a signed-in creator's table has them."""
+    with engine.begin() as db:
+        db.execute(update(tables_t).where(tables_t.c.id == table_id).values(rated=rated))
+        for seat, ident in seats.items():
+            db.execute(
+                update(seats_t)
+                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                .values(account_id=ident)
+            )
+
+
+def profile_when(client: Client, name: str, done: Callable[[Any], bool]) -> Any:
+    """The profile once `done` holds (results are written off the event loop, just after)."""
+    deadline = time.monotonic() + 30
+    while True:
+        response = client.http.get(f"/api/players/{name}")
+        assert response.status_code == 200, response.text
+        if done(response.json()):
+            return response.json()
+        assert time.monotonic() < deadline, response.json()
+        time.sleep(0.05)
+
+
+def rated_game(client: Client, game: str = "powwow") -> tuple[str, dict[int, str], Any]:
+    engine = engine_of(client)
+    ana, bob = account(engine, "Ana"), account(engine, "Bob")
+    made = client.create(game, 3, {2: "random"}, name="Ana")
+    joined = client.join(made["id"], "Bob")
+    sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
+    tokens = {0: made["token"], 1: joined["token"]}
+    return made["id"], tokens, {"Ana": ana, "Bob": bob}
+
+
+def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
+    table_id, tokens, _ = rated_game(client)
+    final = play_to_end(client, table_id, tokens, random.Random(3), "powwow")
+    winners = final["table"]["winners"]
+    profiles = {
+        name: profile_when(client, name, lambda p: p["ratings"]["powwow"]["games"] == 1)
+        for name in ("Ana", "Bob")
+    }
+    for seat, name in enumerate(("Ana", "Bob")):
+        p = profiles[name]
+        assert p["name"] == name
+        mine = p["ratings"]["powwow"]
+        assert mine["wins"] == int(seat in winners)
+        assert mine["provisional"] is True
+        assert mine["sigma"] < 25 / 3  # what the model knows of the player moved
+        assert [g["table"] for g in p["games"]] == [table_id]
+        (g,) = p["games"]
+        assert (g["game"], g["rated"], g["won"]) == ("powwow", True, seat in winners)
+        assert g["rating_after"] == mine["rating"] == mine["history"][-1]["rating"]
+        assert p["ratings"]["wakatanka"]["games"] == 0
+        assert p["ratings"]["wakatanka"]["rating"] == 1500
+    ranked = sorted(profiles.values(), key=lambda p: -p["ratings"]["powwow"]["rating"])
+    board = client.http.get("/api/leaderboard/powwow").json()
+    assert board["game"] == "powwow"
+    assert [p["name"] for p in board["players"]] == [p["name"] for p in ranked]
+    assert [p["games"] for p in board["players"]] == [1, 1]
+    # written once: another look (this process or another) finds it done
+    results = Results(engine_of(client))
+    assert results.settle(table_id) is False
+    with engine_of(client).connect() as db:
+        assert db.execute(select(func.sum(ratings_t.c.games))).scalar_one() == 2
+
+
+def test_leaving_a_rated_game_ranks_last(client: Client) -> None:
+    table_id, tokens, _ = rated_game(client, "wakatanka")
+    response = client.http.post(
+        f"/api/tables/{table_id}/seats/0/bot",
+        headers={"Authorization": f"Bearer {tokens[0]}"},
+    )
+    assert response.status_code == 200, response.text
+    play_to_end(client, table_id, {1: tokens[1]}, random.Random(5), "wakatanka")
+    ana = profile_when(client, "Ana", lambda p: p["games"])
+    (game,) = ana["games"]
+    assert (game["rank"], game["left"], game["won"]) == (3, True, False)
+    assert ana["ratings"]["wakatanka"]["rating"] < 1500
+    bob = profile_when(client, "Bob", lambda p: p["games"])
+    assert bob["games"][0]["rank"] < 3
+
+
+def test_a_casual_game_shows_on_the_profile_and_moves_no_rating(client: Client) -> None:
+    engine = engine_of(client)
+    ana = account(engine, "Cleo")
+    made = client.create("powwow", 2, {1: "random"}, name="Cleo")
+    sit_signed_in(engine, made["id"], {0: ana}, rated=False)
+    play_to_end(client, made["id"], {0: made["token"]}, random.Random(1), "powwow")
+    p = profile_when(client, "cleo", lambda p: p["games"])
+    assert p["name"] == "Cleo"  # found by its name as compared, shown as written
+    assert p["games"][0]["rated"] is False
+    assert p["games"][0]["rating_after"] is None
+    assert p["ratings"]["powwow"]["games"] == 0
+    assert p["ratings"]["powwow"]["played"] == 1
+    assert set(p["ratings"]["powwow"]["stats"]) >= {"disputes_won", "disputes_lost"}
+    assert client.http.get("/api/leaderboard/powwow").json()["players"] == []
+
+
+def test_unknown_names_games_and_bad_paging_are_refused(client: Client) -> None:
+    assert client.http.get("/api/players/Nobody").status_code == 404
+    assert client.http.get("/api/leaderboard/chess").status_code == 404
+    assert client.http.get("/leaderboard/chess").status_code == 404
+    for query in ("limit=0", "limit=101", "offset=-1", "limit=x"):
+        response = client.http.get(f"/api/leaderboard/powwow?{query}")
+        assert response.status_code == 422, query
+        assert "must be" in response.json()["error"]
+
+
+def test_the_leaderboard_pages(client: Client) -> None:
+    engine = engine_of(client)
+    idents = [account(engine, f"P{i}x") for i in range(3)]
+    with engine.begin() as db:
+        for i, (ident, mu) in enumerate(zip(idents, [20.0, 30.0, 25.0], strict=True)):
+            db.execute(
+                insert(ratings_t).values(
+                    account_id=ident, game="powwow", mu=mu, sigma=5.0, games=i, wins=0, updated=0.0
+                )
+            )
+    first = client.http.get("/api/leaderboard/powwow?limit=2").json()
+    assert [p["name"] for p in first["players"]] == ["P1x", "P2x"]
+    assert [p["rank"] for p in first["players"]] == [1, 2]
+    assert first["total"] == 3
+    rest = client.http.get("/api/leaderboard/powwow?limit=2&offset=2").json()
+    assert [(p["name"], p["rank"], p["rating"]) for p in rest["players"]] == [("P0x", 3, 1400)]
+
+
+def test_two_processes_rate_a_game_once(serve: Serve, pg_schema: str, redis_url: str) -> None:
+    a = serve(PG_URL, schema=pg_schema, redis_url=redis_url)
+    b = serve(PG_URL, schema=pg_schema, redis_url=redis_url)
+    engine = engine_of(a)
+    ana, bob = account(engine, "Ana"), account(engine, "Bob")
+    made = a.create("wakatanka", 3, {2: "random"}, name="Ana")
+    joined = b.join(made["id"], "Bob")
+    sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
+    b.state(made["id"])  # the second process holds the table too, and sees it end
+    # Ana plays through one process, Bob through the other
+    rng = random.Random(11)
+    tokens = {0: made["token"], 1: joined["token"]}
+    for _ in range(5000):
+        state = a.state(made["id"])
+        if state["table"]["status"] == "finished":
+            break
+        seat = state["table"]["to_move"]
+        if seat not in tokens:
+            time.sleep(0.01)
+            continue
+        via = a if seat == 0 else b
+        mine = via.state(made["id"], tokens[seat])
+        if mine["controls"] is None:
+            continue
+        via.act(made["id"], tokens[seat], pick("wakatanka", mine["controls"], rng), mine["at"])
+    b.wait_for(made["id"], lambda s: s["table"]["status"] == "finished")
+    profile_when(a, "Ana", lambda p: p["ratings"]["wakatanka"]["games"] >= 1)
+    # both processes settled (or found it settled); a direct race of two more writers too
+    engines = [engine_of(a), engine_of(b)]
+    outcomes: list[bool] = []
+    start = threading.Barrier(2)
+
+    def settle(engine: Engine) -> None:
+        start.wait()
+        outcomes.append(Results(engine).settle(made["id"]))
+
+    threads = [threading.Thread(target=settle, args=(e,)) for e in engines]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert outcomes == [False, False]
+    with engine.connect() as db:
+        assert db.execute(select(func.count()).select_from(results_t)).scalar_one() == 1
+        games = db.execute(select(ratings_t.c.games)).scalars().all()
+    assert sorted(games) == [1, 1]
+    for c in (a, b):
+        p = c.http.get("/api/players/Bob").json()
+        assert p["ratings"]["wakatanka"]["games"] == 1
+        assert len(p["games"]) == 1
+
+
+class Idle(Results):
+    """Writes nothing: the game ends without its results, for the writers below to race on."""
+
+    def settle(self, table_id: str) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_racing_writers_settle_once(
+    backend: str, tmp_path: Path, pg_schema: str, serve: Serve
+) -> None:
+    """Two engines (as two processes have) write one finished game's results at the same
+    moment: exactly one writes it."""
+    url = f"sqlite:///{tmp_path / 'race.sqlite3'}" if backend == "sqlite" else PG_URL
+    schema = None if backend == "sqlite" else pg_schema
+    client = serve(url, schema=schema)
+    engine = engine_of(client)
+    client.app.state.hub.results = Idle(engine)
+    dana = account(engine, "Dana")
+    made = client.create("powwow", 2, {1: "random"}, name="Dana")
+    sit_signed_in(engine, made["id"], {0: dana}, rated=True)
+    play_to_end(client, made["id"], {0: made["token"]}, random.Random(2), "powwow")
+    other = Storage(url, schema=schema)
+    outcomes: list[bool] = []
+    start = threading.Barrier(2)
+
+    def settle(e: Engine) -> None:
+        start.wait()
+        outcomes.append(Results(e).settle(made["id"]))
+
+    threads = [threading.Thread(target=settle, args=(e,)) for e in (engine, other.engine)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    other.close()
+    assert sorted(outcomes) == [False, True]
+    with engine.connect() as db:
+        assert db.execute(select(ratings_t.c.games)).scalars().all() == [1]
+        assert db.execute(select(func.count()).select_from(results_t)).scalar_one() == 1
