@@ -83,6 +83,9 @@ def rated_game(client: Client, game: str = "powwow") -> tuple[str, dict[int, str
 
 def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
     table_id, tokens, _ = rated_game(client)
+    beside = client.http.get(f"/api/seat-ratings?tables={table_id},nosuchtable").json()
+    start = {"rating": 1500, "provisional": True}
+    assert beside == {"tables": {table_id: {"0": start, "1": start}}}
     final = play_to_end(client, table_id, tokens, random.Random(3), "powwow")
     winners = final["table"]["winners"]
     profiles = {
@@ -102,6 +105,8 @@ def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
         assert g["rating_after"] == mine["rating"] == mine["history"][-1]["rating"]
         assert p["ratings"]["wakatanka"]["games"] == 0
         assert p["ratings"]["wakatanka"]["rating"] == 1500
+    beside = client.http.get(f"/api/seat-ratings?tables={table_id}").json()["tables"][table_id]
+    assert beside["1"]["rating"] == profiles["Bob"]["ratings"]["powwow"]["rating"]
     ranked = sorted(profiles.values(), key=lambda p: -p["ratings"]["powwow"]["rating"])
     board = client.http.get("/api/leaderboard/powwow").json()
     assert board["game"] == "powwow"
@@ -149,6 +154,8 @@ def test_a_casual_game_shows_on_the_profile_and_moves_no_rating(client: Client) 
 def test_unknown_names_games_and_bad_paging_are_refused(client: Client) -> None:
     assert client.http.get("/api/players/Nobody").status_code == 404
     assert client.http.get("/api/leaderboard/chess").status_code == 404
+    many = ",".join(f"t{i}" for i in range(61))
+    assert client.http.get(f"/api/seat-ratings?tables={many}").status_code == 422
     assert client.http.get("/leaderboard/chess").status_code == 404
     for query in ("limit=0", "limit=101", "offset=-1", "limit=x"):
         response = client.http.get(f"/api/leaderboard/powwow?{query}")

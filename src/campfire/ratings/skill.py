@@ -67,6 +67,8 @@ BOT_SKILLS: dict[str, dict[str, Skill]] = {
         "random": Skill(17.81, 2.57),
         "easy": Skill(19.0, 2.47),
         "medium": Skill(25.0, 2.36),
+        "hard": Skill(39.47, 5.08),
+        "expert": Skill(56.31, 5.69),
     },
 }
 

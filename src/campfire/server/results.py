@@ -238,7 +238,12 @@ class Results:
                 "played": len(mine),
                 "won": sum(1 for r in mine if r.won),
                 "history": [
-                    {"table": r.table_id, "rating": _shown(r.mu_after, r.sigma_after), "at": r.at}
+                    {
+                        "table": r.table_id,
+                        "before": _shown(r.mu_before, r.sigma_before),
+                        "rating": _shown(r.mu_after, r.sigma_after),
+                        "at": r.at,
+                    }
                     for r in rated
                 ],
                 "stats": totals,

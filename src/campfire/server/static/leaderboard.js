@@ -1,5 +1,5 @@
 // A game's leaderboard, best first, a page at a time (?offset=&limit=, as the API takes them).
-import { api, el } from "./common.js";
+import { api, el } from "/static/common.js";
 
 const TITLES = { powwow: "Pow Wow", wakatanka: "Waka Tanka" };
 

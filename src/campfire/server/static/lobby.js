@@ -1,5 +1,5 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
-import { api, el, forgetSeat, logo, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
+import { api, el, forgetSeat, logo, ratingText, saveName, saveSeat, savedName, savedSeats, seatRatings, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
@@ -9,6 +9,8 @@ const BLURB = {
 let games = [];
 const PAGE = 10;
 let offset = 0;
+/** the signed-in players' ratings at the tables listed: {tableId: {seat: {rating, provisional}}} */
+let ratings = {};
 
 async function start() {
   $("hero-logo").append(logo(56));
@@ -137,6 +139,7 @@ async function refresh() {
   $("newer").disabled = offset === 0;
   $("older").disabled = !lists.some((l) => l.length >= PAGE);
   $("page-label").textContent = offset ? `tables ${offset + 1}–${offset + PAGE}` : "";
+  ratings = await seatRatings(lists.flat().map((t) => t.id));
   fill("open-tables", listing.waiting, (t) => [`Join`, `/t/${t.id}`], "No table is waiting for players.");
   fill("live-tables", listing.playing, (t) => [`Watch`, `/t/${t.id}`], "Nobody is playing right now.");
   fill("done-tables", listing.finished, (t) => [`Replay`, `/replay/${t.id}`], "No finished games yet.");
@@ -150,7 +153,8 @@ function fill(id, tables, link, empty) {
   }
   list.replaceChildren(...tables.map((t) => {
     const [label, href] = link(t);
-    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name || "free seat")).join(", ");
+    const rated = (s) => (ratingText(ratings, t.id, s.seat) ? ` (${ratingText(ratings, t.id, s.seat)})` : "");
+    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name ? `${s.name}${rated(s)}` : "free seat")).join(", ");
     const free = t.seats.filter((s) => !s.taken).length;
     return el("li", {},
       el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, `${t.players} players${free ? ` · ${free} free` : ""}`),

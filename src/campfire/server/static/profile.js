@@ -1,6 +1,6 @@
 // A player's profile: ratings per game with their history, games played and won, statistics,
 // recent games linking to their replays. Every name goes in as text, never as markup.
-import { api, el, svg } from "./common.js";
+import { api, el, svg } from "/static/common.js";
 
 const TITLES = { powwow: "Pow Wow", wakatanka: "Waka Tanka" };
 const STAT_LABELS = {
@@ -17,10 +17,12 @@ const STAT_LABELS = {
 const title = (game) => TITLES[game] || game;
 const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
 
-/** The rating after each rated game as an inline SVG line, scaled to its own range. */
+/** The rating before the first rated game and after each one, as an inline SVG line scaled to
+ * its own range. */
 export function chart(history, label) {
   const w = 320, h = 120, pad = 24;
-  const points = history.map((p) => p.rating);
+  // where it started, then after each game
+  const points = history.length ? [history[0].before, ...history.map((p) => p.rating)] : [];
   const root = svg("svg", { viewBox: `0 0 ${w} ${h}`, class: "rating-chart", role: "img", "aria-label": label });
   if (points.length === 0) return root;
   const lo = Math.min(...points) - 10, hi = Math.max(...points) + 10;
