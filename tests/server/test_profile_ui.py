@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 from sqlalchemy import insert, select
 
-from campfire.server.schema import accounts_t, player_games_t, ratings_t
+from campfire.server.store.schema import accounts_t, player_games_t, ratings_t
 from tests.server import browsing
 from tests.server.browsing import after_move, at, snap, wait_for_turn_or_end
 from tests.server.conftest import Client

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import Engine, func, insert, select, update
 
 from campfire.accounts.folding import name_key
-from campfire.server.results import Results
-from campfire.server.schema import accounts_t, ratings_t, results_t, seats_t, tables_t
-from campfire.server.storage import Storage
+from campfire.server.store.results import Results
+from campfire.server.store.schema import accounts_t, ratings_t, results_t, seats_t, tables_t
+from campfire.server.store.storage import Storage
 from tests.server.conftest import PG_URL, Client
 from tests.server.test_api import pick, play_to_end
 

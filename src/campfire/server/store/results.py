@@ -31,7 +31,7 @@ from campfire.ratings import (
     rate,
 )
 from campfire.ratings.stats import STAT_KEYS
-from campfire.server.schema import (
+from campfire.server.store.schema import (
     FINISHED,
     accounts_t,
     moves_t,

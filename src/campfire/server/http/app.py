@@ -23,21 +23,12 @@ from starlette.middleware.gzip import GZipMiddleware
 
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
-from campfire.server.bus import Bus, make_bus
-from campfire.server.chat import chat_message
+from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
-from campfire.server.headers import BodyLimit, DefaultHeaders
-from campfire.server.hub import (
-    WAITING_HOURS,
-    WAITING_PER_ADDRESS,
-    Hub,
-    TableSpec,
-)
-from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
-from campfire.server.pages import add_page_routes
-from campfire.server.profiles import add_profile_routes
-from campfire.server.refusals import Refused
-from campfire.server.requests import (
+from campfire.server.http.headers import BodyLimit, DefaultHeaders
+from campfire.server.http.pages import add_page_routes
+from campfire.server.http.profiles import add_profile_routes
+from campfire.server.http.requests import (
     BODY_LIMIT,
     ActBody,
     BotBody,
@@ -48,9 +39,18 @@ from campfire.server.requests import (
     first_error,
     read_body,
 )
-from campfire.server.sockets import add_socket_routes
-from campfire.server.storage import FINISHED, PLAYING, WAITING, Storage
-from campfire.server.webgame import web_game
+from campfire.server.http.sockets import add_socket_routes
+from campfire.server.refusals import Refused
+from campfire.server.store.storage import FINISHED, PLAYING, WAITING, Storage
+from campfire.server.tables.chat import chat_message
+from campfire.server.tables.hub import (
+    WAITING_HOURS,
+    WAITING_PER_ADDRESS,
+    Hub,
+    TableSpec,
+)
+from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable
+from campfire.server.tables.webgame import web_game
 
 log = logging.getLogger("campfire.server")
 

@@ -13,9 +13,15 @@ from fastapi.responses import FileResponse
 from campfire.accounts.folding import name_key
 from campfire.kernel import get_game
 from campfire.server.refusals import Refused
-from campfire.server.results import PAGE_DEFAULT, PAGE_MAX, RECENT_DEFAULT, RECENT_MAX, Results
+from campfire.server.store.results import (
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    RECENT_DEFAULT,
+    RECENT_MAX,
+    Results,
+)
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 #: tables one `seat-ratings` request may ask about (the lobby's page of tables)
 SEAT_RATINGS_MAX = 60
 

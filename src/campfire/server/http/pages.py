@@ -12,9 +12,9 @@ from fastapi.staticfiles import StaticFiles
 
 from campfire.kernel import get_game
 from campfire.server.refusals import Refused
-from campfire.server.webgame import web_game
+from campfire.server.tables.webgame import web_game
 
-STATIC = Path(__file__).parent / "static"
+STATIC = Path(__file__).parent.parent / "static"
 
 
 def add_page_routes(app: FastAPI) -> None:
