@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, create_engine, func, insert, select, update
 
 from campfire.accounts.folding import name_key
 from campfire.server.store.results import Results
 from campfire.server.store.schema import accounts_t, ratings_t, results_t, seats_t, tables_t
-from campfire.server.store.storage import Storage
-from tests.server.conftest import PG_URL, Client
+from campfire.server.store.storage import Storage, engine_url
+from tests.server.conftest import PG_URL, Client, free_port, run_server_process, wait_until_up
 from tests.server.test_api import pick, play_to_end
 
 Serve = Callable[..., Client]
@@ -79,6 +79,25 @@ def rated_game(client: Client, game: str = "powwow") -> tuple[str, dict[int, str
     sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
     tokens = {0: made["token"], 1: joined["token"]}
     return made["id"], tokens, {"Ana": ana, "Bob": bob}
+
+
+def play_through(
+    via: dict[int, Client], table_id: str, tokens: dict[int, str], rng: random.Random, game: str
+) -> None:
+    """Each person moves through their own server (random legal moves) until the game ends."""
+    watch = via[0]
+    for _ in range(5000):
+        state = watch.wait_for(
+            table_id,
+            lambda s: s["table"]["to_move"] in tokens or s["table"]["status"] == "finished",
+        )
+        if state["table"]["status"] == "finished":
+            return
+        seat = state["table"]["to_move"]
+        mine = via[seat].state(table_id, tokens[seat])
+        if mine["controls"] is not None:
+            via[seat].act(table_id, tokens[seat], pick(game, mine["controls"], rng), mine["at"])
+    raise AssertionError("the game did not end")
 
 
 def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
@@ -191,21 +210,8 @@ def test_two_processes_rate_a_game_once(serve: Serve, pg_schema: str, redis_url:
     sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
     b.state(made["id"])  # the second process holds the table too, and sees it end
     # Ana plays through one process, Bob through the other
-    rng = random.Random(11)
     tokens = {0: made["token"], 1: joined["token"]}
-    for _ in range(5000):
-        state = a.state(made["id"])
-        if state["table"]["status"] == "finished":
-            break
-        seat = state["table"]["to_move"]
-        if seat not in tokens:
-            time.sleep(0.01)
-            continue
-        via = a if seat == 0 else b
-        mine = via.state(made["id"], tokens[seat])
-        if mine["controls"] is None:
-            continue
-        via.act(made["id"], tokens[seat], pick("wakatanka", mine["controls"], rng), mine["at"])
+    play_through({0: a, 1: b}, made["id"], tokens, random.Random(11), "wakatanka")
     b.wait_for(made["id"], lambda s: s["table"]["status"] == "finished")
     profile_when(a, "Ana", lambda p: p["ratings"]["wakatanka"]["games"] >= 1)
     # both processes settled (or found it settled); a direct race of two more writers too
@@ -273,3 +279,47 @@ def test_racing_writers_settle_once(
     with engine.connect() as db:
         assert db.execute(select(ratings_t.c.games)).scalars().all() == [1]
         assert db.execute(select(func.count()).select_from(results_t)).scalar_one() == 1
+
+
+def test_two_server_processes_on_postgresql_and_redis_rate_a_game_once(
+    pg_database: str, redis_url: str
+) -> None:
+    """Two `campfire serve` processes: Ana plays through one, Bob through the other; both see
+    the game end, and the ratings move once."""
+    flags = ("--redis", redis_url, "--bot-pause", "0", "--seed", "5")
+    ports = [free_port(), free_port()]
+    processes = [run_server_process(pg_database, port, *flags) for port in ports]
+    clients: list[Client] = []
+    engine = create_engine(engine_url(pg_database))
+    try:
+        for port, process in zip(ports, processes, strict=True):
+            base = f"http://127.0.0.1:{port}"
+            wait_until_up(base, process)
+            clients.append(Client(base, f"ws://127.0.0.1:{port}"))
+        a, b = clients
+        ana, bob = account(engine, "Ana"), account(engine, "Bob")
+        made = a.create("wakatanka", 3, {2: "random"}, name="Ana")
+        joined = b.join(made["id"], "Bob")
+        sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
+        tokens = {0: made["token"], 1: joined["token"]}
+        play_through({0: a, 1: b}, made["id"], tokens, random.Random(8), "wakatanka")
+        for c in (a, b):
+            c.wait_for(made["id"], lambda s: s["table"]["status"] == "finished")
+            profile_when(c, "Bob", lambda p: p["ratings"]["wakatanka"]["games"] >= 1)
+        with engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(results_t)).scalar_one() == 1
+            assert sorted(db.execute(select(ratings_t.c.games)).scalars()) == [1, 1]
+        for c in (a, b):
+            p = c.http.get("/api/players/Ana").json()
+            assert p["ratings"]["wakatanka"]["games"] == 1
+            assert [g["table"] for g in p["games"]] == [made["id"]]
+    finally:
+        for c in clients:
+            c.close()
+        engine.dispose()
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)
+            if process.stdout is not None:
+                process.stdout.close()
