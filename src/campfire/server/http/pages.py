@@ -1,13 +1,16 @@
-"""The pages: lobby, table, replay, rules, and each game's own drawing code and styles."""
+"""The pages: lobby, table, replay, rules, each game's own drawing code and styles, and the page
+that tells a person a refusal."""
 
 from __future__ import annotations
 
 import hashlib
+import math
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from campfire.kernel import get_game
@@ -71,3 +74,72 @@ def add_page_routes(app: FastAPI) -> None:
         return web_game(game), game
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+#: a refused page's heading and what a person can do about it, by status
+REFUSAL_PAGES = {
+    400: ("This request could not be read", "Go back and try again."),
+    401: ("This needs your seat", "Open the table from the browser you sat down with."),
+    403: ("This is not open to you", "Back to the lobby to find or start a table."),
+    404: (
+        "Nothing here",
+        "The address may be mistyped, or the table has expired. Find or start a table in the "
+        "lobby.",
+    ),
+    409: ("Not at this point of the game", "Go back to the table: it shows what can be done now."),
+    429: (
+        "Too many at once from your address",
+        "The server limits what one address may do at once, so that no script can crowd out "
+        "the people playing. Nothing is lost: wait a little, then try again.",
+    ),
+}
+
+
+def wants_page(accept: str) -> bool:
+    """Whether the request is a browser opening the address: its Accept header ranks
+    text/html above JSON (`fetch` and API clients send `*/*` or `application/json`)."""
+    ranks: dict[str, float] = {}
+    for part in accept.split(","):
+        kind, *params = (p.strip() for p in part.split(";"))
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        ranks[kind.lower()] = max(q, ranks.get(kind.lower(), 0.0))
+    html = ranks.get("text/html", 0.0)
+    json = max(ranks.get(k, 0.0) for k in ("application/json", "application/*", "*/*"))
+    return html > json
+
+
+def refusal(
+    request: Request, status: int, reason: str, retry_after: float | None = None
+) -> Response:
+    """A refusal as `{"error": reason}`, or as a page for a browser that opened the address:
+    what happened, what to do, and when to try again if that is known (`Retry-After`)."""
+    headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else {}
+    if not wants_page(request.headers.get("accept", "")):
+        return JSONResponse({"error": reason}, status_code=status, headers=headers)
+    heading, advice = REFUSAL_PAGES.get(status, ("This cannot be done", "Go back and try again."))
+    when = ""
+    if retry_after is not None:
+        seconds = math.ceil(retry_after)
+        when = f"Try again in {seconds} second{'s' if seconds != 1 else ''}."
+    page = (STATIC / "refused.html").read_text()
+    for key, value in {
+        "status": str(status),
+        "heading": heading,
+        "reason": reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else "."),
+        "advice": advice,
+        "when": when,
+    }.items():
+        page = page.replace("{{" + key + "}}", escape(value))
+    page = page.replace('<p class="refusal-when"></p>', "")
+    # the same address again, for a page load (a person cannot resend anything else from here)
+    again = request.url.path if request.method in ("GET", "HEAD") else None
+    link = f'<a class="button" href="{escape(again)}">Try again</a>' if again else ""
+    page = page.replace("{{again}}", link)
+    return HTMLResponse(page, status_code=status, headers=headers)
