@@ -14,7 +14,7 @@ import logging
 import math
 import re
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
@@ -303,7 +303,7 @@ def create_app(
         table = await table_named(table_id)
         await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
-        return table.update_for(seat, table.events, full=True)
+        return cast(dict[str, Any], table.update_for(seat, table.events, full=True))
 
     @app.post("/api/tables/{table_id}/actions")
     async def post_action(
@@ -316,8 +316,7 @@ def create_app(
         body = await read_body(request, ActBody)
         before = len(table.events)
         await hub.act(table, seat, body.action, body.at)
-        update = table.update_for(seat, table.events[before:], full=False)
-        return update
+        return cast(dict[str, Any], table.update_for(seat, table.events[before:], full=False))
 
     @app.post("/api/tables/{table_id}/again")
     async def play_again(
