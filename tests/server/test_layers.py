@@ -27,6 +27,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "store.migrate",
             "store.storage",
             "store.writer",
+            "store.results",
+            "accountstore",
             "store.migrations",
             "store.migrations.env",
             "store.migrations.versions",
@@ -49,7 +51,19 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.hub",
         ],
     ),
-    ("http", ["http", "http.headers", "http.requests", "http.pages", "http.sockets", "http.app"]),
+    (
+        "http",
+        [
+            "http",
+            "http.headers",
+            "http.requests",
+            "http.pages",
+            "http.profiles",
+            "accountsapi",
+            "http.sockets",
+            "http.app",
+        ],
+    ),
     ("package", [""]),  # campfire.server itself: gives `create_app`
 ]
 
