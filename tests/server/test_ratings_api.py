@@ -323,3 +323,20 @@ def test_two_server_processes_on_postgresql_and_redis_rate_a_game_once(
             process.wait(timeout=10)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+def test_a_starting_process_writes_the_results_a_stopped_one_left(
+    serve: Serve, db_url: str
+) -> None:
+    first = serve()
+    engine = engine_of(first)
+    first.app.state.hub.results = Idle(engine)  # stops before writing the results
+    erin = account(engine, "Erin")
+    made = first.create("powwow", 2, {1: "random"}, name="Erin")
+    sit_signed_in(engine, made["id"], {0: erin}, rated=True)
+    play_to_end(first, made["id"], {0: made["token"]}, random.Random(6), "powwow")
+    assert first.http.get("/api/players/Erin").json()["games"] == []
+    second = serve(db_url)
+    p = profile_when(second, "Erin", lambda p: p["games"])
+    assert [g["table"] for g in p["games"]] == [made["id"]]
+    assert p["ratings"]["powwow"]["games"] == 1

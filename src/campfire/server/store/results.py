@@ -99,6 +99,26 @@ class Results:
         stats = game_stats(record)
         return self._write(table_id, row, seats, ranks, winners, left, stats)
 
+    def unsettled(self, limit: int = 1000) -> list[str]:
+        """Finished tables with a signed-in seat whose results are not written (the process that
+        saw the game end stopped first): a starting process writes them."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(tables_t.c.id)
+                .where(
+                    and_(
+                        tables_t.c.status == FINISHED,
+                        tables_t.c.id.in_(
+                            select(seats_t.c.table_id).where(seats_t.c.account_id.is_not(None))
+                        ),
+                        tables_t.c.id.not_in(select(results_t.c.table_id)),
+                    )
+                )
+                .order_by(tables_t.c.updated)
+                .limit(limit)
+            )
+            return [r.id for r in rows]
+
     def _write(
         self,
         table_id: str,

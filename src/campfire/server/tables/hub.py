@@ -182,6 +182,8 @@ class Hub:
         if self.bus.shared:
             self.spawn(self.sync.watch())
         self.spawn(self.clock.sweep())
+        # games that ended while no process was left to write their results
+        self.spawn(self._settle_left_over())
 
     def waiting_since(self) -> float:
         """Waiting tables made before this have expired."""
@@ -233,6 +235,13 @@ class Hub:
             await anyio.to_thread.run_sync(self.results.settle, table_id)
         except Exception as error:
             log.error("table %s: writing its results failed: %s", table_id, error)
+
+    async def _settle_left_over(self) -> None:
+        try:
+            for table_id in await anyio.to_thread.run_sync(self.results.unsettled):
+                await self._settle(table_id)
+        except Exception as error:
+            log.error("looking for unwritten results failed: %s", error)
 
     def spawn(self, work: Any) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
