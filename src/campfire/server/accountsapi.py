@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -90,11 +91,20 @@ def page_origin(request: Request) -> str | None:
 class Accounts:
     """The accounts service of one server process."""
 
-    def __init__(self, store: AccountStore, hasher: Hasher, limit: SignInLimit, hit: Any) -> None:
+    def __init__(
+        self,
+        store: AccountStore,
+        hasher: Hasher,
+        limit: SignInLimit,
+        hit: Any,
+        renamed: Callable[[list[str]], Awaitable[None]] | None = None,
+    ) -> None:
         self.store = store
         self.hasher = hasher
         self.limit = limit
         self.hit = hit
+        #: told the tables whose seats a deleted account left (their pages show the new name)
+        self.renamed = renamed
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
@@ -279,7 +289,9 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             raise Refused(503, "the server is checking many passwords right now") from None
         if not ok:
             raise Refused(403, "the password is not right: the account stays")
-        await db(store.delete, account.id)
+        tables = await db(store.delete, account.id)
+        if accounts.renamed is not None:
+            await accounts.renamed(tables)
         response = Response(status_code=204)
         response.headers.append("set-cookie", clearing_header(secure=_secure(request)))
         return response
