@@ -136,7 +136,7 @@ def test_session_ids_and_cookie() -> None:
 
 
 def test_sign_in_limit_per_account_and_address() -> None:
-    from campfire.server.bus import Bus
+    from campfire.server.cluster.bus import Bus
 
     async def run() -> None:
         bus = Bus()

@@ -8,8 +8,8 @@ from pathlib import Path
 from alembic import command
 from sqlalchemy import Engine, create_engine, inspect, text
 
-from campfire.server import migrate
-from campfire.server.storage import PLAYING, Storage, engine_url
+from campfire.server.store import migrate
+from campfire.server.store.storage import PLAYING, Storage, engine_url
 from tests.server.conftest import PG_URL
 
 ROWS = [

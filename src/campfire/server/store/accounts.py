@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from campfire.accounts.folding import name_key
 from campfire.accounts.names import FORMER
 from campfire.accounts.sessions import IDLE_SECONDS, LIFETIME_SECONDS, id_hash, new_id
-from campfire.server.schema import (
+from campfire.server.store.schema import (
     accounts_t,
     challenges_t,
     chat_t,

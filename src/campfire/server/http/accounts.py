@@ -25,9 +25,9 @@ from campfire.accounts.limits import SignInLimit, TooMany
 from campfire.accounts.names import BadName, account_name
 from campfire.accounts.passwords import PASSWORD_MAX, BadPassword, Busy, Hasher, check_password
 from campfire.accounts.sessions import COOKIE, clearing_header, cookie_header, plausible
-from campfire.server.accountstore import Account, AccountStore, AccountTaken
+from campfire.server.http.requests import _Body, read_body
 from campfire.server.refusals import Refused
-from campfire.server.requests import _Body, read_body
+from campfire.server.store.accounts import Account, AccountStore, AccountTaken
 
 WRONG = "wrong name or password"
 #: new accounts one address may open in an hour
