@@ -5,12 +5,19 @@ a session from before sign-in, look-alike names, the sign-in limit across two pr
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import httpx
 import pytest
 
 from campfire.accounts.sessions import COOKIE
-from tests.server.conftest import PG_URL, Client
+from tests.server.conftest import (
+    PG_URL,
+    Client,
+    free_port,
+    run_server_process,
+    wait_until_up,
+)
 
 Serve = Callable[..., Client]
 PASSWORD = "correct horse battery"
@@ -289,3 +296,26 @@ def test_look_alike_names_are_refused(client: Client, name: str) -> None:
     with fresh(client) as other:
         answer = other.post("/api/accounts", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 409
+
+
+def test_the_cookie_is_secure_when_a_trusted_proxy_says_https(tmp_path: Path) -> None:
+    port = free_port()
+    db = f"sqlite:///{tmp_path / 'proxied.sqlite3'}"
+    process = run_server_process(db, port, "--forwarded-allow-ips", "127.0.0.1")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_until_up(base, process)
+        body = {"name": "Alice", "password": PASSWORD}
+        over_https = httpx.post(
+            base + "/api/accounts", json=body, headers={"X-Forwarded-Proto": "https"}
+        )
+        assert over_https.status_code == 201
+        assert "; Secure" in over_https.headers["set-cookie"]
+        plain = httpx.post(base + "/api/session", json=body)
+        assert plain.status_code == 200
+        assert "Secure" not in plain.headers["set-cookie"]
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
