@@ -31,6 +31,9 @@ async function start() {
   });
   $("players").addEventListener("change", drawSeats);
   $("new-table").addEventListener("submit", create);
+  // the page opens with the button off: a click before this script is ready would send the
+  // form as a plain page load
+  $("create-btn").disabled = false;
   $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); refresh(); });
   $("older").addEventListener("click", () => { offset += PAGE; refresh(); });
   gameChanged();
