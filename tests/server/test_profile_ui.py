@@ -5,6 +5,7 @@ laptop (1366x768) and a phone (390x844) with nothing overflowing; names are show
 from __future__ import annotations
 
 import random
+import re
 import time
 import uuid
 from pathlib import Path
@@ -17,8 +18,8 @@ from campfire.server.store.schema import accounts_t, player_games_t, ratings_t
 from tests.server import browsing
 from tests.server.browsing import after_move, at, snap, wait_for_turn_or_end
 from tests.server.conftest import Client
-from tests.server.test_browser import powwow_turn, start_table
-from tests.server.test_ratings_api import account, engine_of, sit_signed_in
+from tests.server.test_browser import powwow_turn
+from tests.server.test_ratings_api import PASSWORD, account, engine_of
 
 browser = browsing.browser
 open_page = browsing.open_page
@@ -61,13 +62,27 @@ def test_a_rated_game_against_bots_changes_the_rating_on_the_profile(
     watched = open_page(1366, 768)
     page = watched.page
     engine = engine_of(client)
-    ana = account(engine, "Ana")
+    # sign up on the account page, as a person would
+    page.goto(f"{client.base}/account")
+    page.locator("#signup-name").fill("Ana")
+    page.locator("#signup-password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.locator("#signed-in")).to_be_visible()
     page.goto(f"{client.base}/p/Ana")
     assert rating_shown(page) == "1500?"
     expect(page.locator(".recent-games")).to_have_count(0)
-    table_id = start_table(page, client.base, "powwow", 3, {1: "bot:random", 2: "bot:medium"}, {})
-    sit_signed_in(engine, table_id, {0: ana}, rated=True)  # as a signed-in creator's table
-    page.reload()
+    # a rated table against two bots, from the lobby
+    page.goto(f"{client.base}/")
+    expect(page.locator("#signed-in-name")).to_have_text("Ana")
+    page.locator("label[for=game-powwow]").click()
+    page.get_by_label("Players", exact=True).select_option("3")
+    page.locator("#seat-1").select_option("bot:random")
+    page.locator("#seat-2").select_option("bot:medium")
+    page.locator("#rated").check()
+    page.get_by_role("button", name="Start the table").click()
+    page.wait_for_url(re.compile(r"/t/[a-z0-9]{12}$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    assert client.http.get(f"/api/tables/{table_id}").json()["rated"] is True
     # the rating beside the signed-in player's name; none beside the bots'
     expect(page.locator(".seat-rating")).to_have_count(1)
     expect(page.locator(".seat-rating")).to_have_text("1500?")
@@ -140,9 +155,7 @@ def test_profile_and_leaderboard_fit_a_laptop_and_a_phone_and_show_names_as_text
 ) -> None:
     seed_players(client)
     engine = engine_of(client)
-    ana = account(engine, "Averyveryverylongnm")
-    made = client.create("powwow", 2, {1: "random"}, name="Ana")
-    sit_signed_in(engine, made["id"], {0: ana}, rated=False)
+    account(engine, "Averyveryverylongnm")
     for width, height in SIZES:
         watched = open_page(width, height)
         page = watched.page

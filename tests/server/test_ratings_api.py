@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, insert, select, update
+from sqlalchemy import Engine, create_engine, func, insert, select
 
 from campfire.accounts.folding import name_key
 from campfire.server.store.results import Results
-from campfire.server.store.schema import accounts_t, ratings_t, results_t, seats_t, tables_t
+from campfire.server.store.schema import accounts_t, ratings_t, results_t
 from campfire.server.store.storage import Storage, engine_url
 from tests.server.conftest import PG_URL, Client, free_port, run_server_process, wait_until_up
 from tests.server.test_api import pick, play_to_end
@@ -31,7 +31,8 @@ def engine_of(client: Client) -> Engine:
 
 
 def account(engine: Engine, name: str) -> str:
-    """An account as sign-up leaves it (the accounts API is tested on its own)."""
+    """An account row as sign-up leaves it, written straight to the database (for pages with
+    many players)."""
     ident = uuid.uuid4().hex
     with engine.begin() as db:
         db.execute(
@@ -47,18 +48,6 @@ def account(engine: Engine, name: str) -> str:
     return ident
 
 
-def sit_signed_in(engine: Engine, table_id: str, seats: dict[int, str], rated: bool) -> None:
-    """The seats' accounts and the table's kind, as a signed-in creator's table has them."""
-    with engine.begin() as db:
-        db.execute(update(tables_t).where(tables_t.c.id == table_id).values(rated=rated))
-        for seat, ident in seats.items():
-            db.execute(
-                update(seats_t)
-                .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                .values(account_id=ident)
-            )
-
-
 def profile_when(client: Client, name: str, done: Callable[[Any], bool]) -> Any:
     """The profile once `done` holds (results are written off the event loop, just after)."""
     deadline = time.monotonic() + 30
@@ -71,14 +60,32 @@ def profile_when(client: Client, name: str, done: Callable[[Any], bool]) -> Any:
         time.sleep(0.05)
 
 
-def rated_game(client: Client, game: str = "powwow") -> tuple[str, dict[int, str], Any]:
-    engine = engine_of(client)
-    ana, bob = account(engine, "Ana"), account(engine, "Bob")
-    made = client.create(game, 3, {2: "random"}, name="Ana")
-    joined = client.join(made["id"], "Bob")
-    sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
+PASSWORD = "correct horse battery"
+
+
+def signed_up(client: Client, name: str) -> Client:
+    """`client` with a new account's session cookie (the accounts API is tested on its own)."""
+    response = client.http.post("/api/accounts", json={"name": name, "password": PASSWORD})
+    assert response.status_code == 201, response.text
+    return client
+
+
+def browser_of(client: Client) -> Client:
+    """Another browser at the same server: its own cookies."""
+    other = Client(client.base, client.ws_base)
+    other.app = client.app
+    return other
+
+
+def rated_game(client: Client, game: str = "powwow") -> tuple[str, dict[int, str], Client]:
+    """Ana (this client) opens a rated table with a random bot; Bob (another browser) joins."""
+    signed_up(client, "Ana")
+    bob = signed_up(browser_of(client), "Bob")
+    made = client.create(game, 3, {2: "random"}, name="Ana", rated=True)
+    assert made["table"]["rated"] is True
+    joined = bob.join(made["id"], "Bob")
     tokens = {0: made["token"], 1: joined["token"]}
-    return made["id"], tokens, {"Ana": ana, "Bob": bob}
+    return made["id"], tokens, bob
 
 
 def play_through(
@@ -101,7 +108,8 @@ def play_through(
 
 
 def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
-    table_id, tokens, _ = rated_game(client)
+    table_id, tokens, bob = rated_game(client)
+    bob.close()  # Bob plays by his seat token from here
     beside = client.http.get(f"/api/seat-ratings?tables={table_id},nosuchtable").json()
     start = {"rating": 1500, "provisional": True}
     assert beside == {"tables": {table_id: {"0": start, "1": start}}}
@@ -139,7 +147,8 @@ def test_a_rated_game_moves_the_ratings_once(client: Client) -> None:
 
 
 def test_leaving_a_rated_game_ranks_last(client: Client) -> None:
-    table_id, tokens, _ = rated_game(client, "wakatanka")
+    table_id, tokens, bob = rated_game(client, "wakatanka")
+    bob.close()
     response = client.http.post(
         f"/api/tables/{table_id}/seats/0/bot",
         headers={"Authorization": f"Bearer {tokens[0]}"},
@@ -155,10 +164,8 @@ def test_leaving_a_rated_game_ranks_last(client: Client) -> None:
 
 
 def test_a_casual_game_shows_on_the_profile_and_moves_no_rating(client: Client) -> None:
-    engine = engine_of(client)
-    ana = account(engine, "Cleo")
+    signed_up(client, "Cleo")
     made = client.create("powwow", 2, {1: "random"}, name="Cleo")
-    sit_signed_in(engine, made["id"], {0: ana}, rated=False)
     play_to_end(client, made["id"], {0: made["token"]}, random.Random(1), "powwow")
     p = profile_when(client, "cleo", lambda p: p["games"])
     assert p["name"] == "Cleo"  # found by its name as compared, shown as written
@@ -204,10 +211,10 @@ def test_two_processes_rate_a_game_once(serve: Serve, pg_schema: str, redis_url:
     a = serve(PG_URL, schema=pg_schema, redis_url=redis_url)
     b = serve(PG_URL, schema=pg_schema, redis_url=redis_url)
     engine = engine_of(a)
-    ana, bob = account(engine, "Ana"), account(engine, "Bob")
-    made = a.create("wakatanka", 3, {2: "random"}, name="Ana")
+    signed_up(a, "Ana")
+    signed_up(b, "Bob")
+    made = a.create("wakatanka", 3, {2: "random"}, name="Ana", rated=True)
     joined = b.join(made["id"], "Bob")
-    sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
     b.state(made["id"])  # the second process holds the table too, and sees it end
     # Ana plays through one process, Bob through the other
     tokens = {0: made["token"], 1: joined["token"]}
@@ -257,9 +264,8 @@ def test_racing_writers_settle_once(
     client = serve(url, schema=schema)
     engine = engine_of(client)
     client.app.state.hub.results = Idle(engine)
-    dana = account(engine, "Dana")
-    made = client.create("powwow", 2, {1: "random"}, name="Dana")
-    sit_signed_in(engine, made["id"], {0: dana}, rated=True)
+    signed_up(client, "Dana")
+    made = client.create("powwow", 2, {1: "random"}, name="Dana", rated=True)
     play_to_end(client, made["id"], {0: made["token"]}, random.Random(2), "powwow")
     other = Storage(url, schema=schema)
     outcomes: list[bool] = []
@@ -297,10 +303,10 @@ def test_two_server_processes_on_postgresql_and_redis_rate_a_game_once(
             wait_until_up(base, process)
             clients.append(Client(base, f"ws://127.0.0.1:{port}"))
         a, b = clients
-        ana, bob = account(engine, "Ana"), account(engine, "Bob")
-        made = a.create("wakatanka", 3, {2: "random"}, name="Ana")
+        signed_up(a, "Ana")
+        signed_up(b, "Bob")
+        made = a.create("wakatanka", 3, {2: "random"}, name="Ana", rated=True)
         joined = b.join(made["id"], "Bob")
-        sit_signed_in(engine, made["id"], {0: ana, 1: bob}, rated=True)
         tokens = {0: made["token"], 1: joined["token"]}
         play_through({0: a, 1: b}, made["id"], tokens, random.Random(8), "wakatanka")
         for c in (a, b):
@@ -331,9 +337,8 @@ def test_a_starting_process_writes_the_results_a_stopped_one_left(
     first = serve()
     engine = engine_of(first)
     first.app.state.hub.results = Idle(engine)  # stops before writing the results
-    erin = account(engine, "Erin")
-    made = first.create("powwow", 2, {1: "random"}, name="Erin")
-    sit_signed_in(engine, made["id"], {0: erin}, rated=True)
+    signed_up(first, "Erin")
+    made = first.create("powwow", 2, {1: "random"}, name="Erin", rated=True)
     play_to_end(first, made["id"], {0: made["token"]}, random.Random(6), "powwow")
     assert first.http.get("/api/players/Erin").json()["games"] == []
     second = serve(db_url)

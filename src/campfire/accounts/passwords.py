@@ -12,6 +12,9 @@ waits there, or is told to come back, while the event loop goes on serving the t
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
@@ -30,9 +33,13 @@ COMMON = Path(__file__).parent / "common-passwords.txt"
 TIME_COST = 2
 MEMORY_COST = 19 * 1024
 PARALLELISM = 1
-#: hashes computed at once (threads) and sign-ins allowed to wait for one
-WORKERS = 2
+#: hashes computed at once (threads) and sign-ins allowed to wait for one: one thread does
+#: about 30 checks a second and never takes more than one core from the tables
+WORKERS = 1
 QUEUE = 64
+#: the hashing threads' nice value: when the cores are busy, the thread serving the tables
+#: (nice 0) is run first and the sign-ins wait (Linux schedules each thread on its own)
+NICE = 10
 
 
 class BadPassword(ValueError):
@@ -69,6 +76,12 @@ def check_password(password: str, name: str | None = None) -> str:
     return password
 
 
+def _lower_priority() -> None:
+    """Run this (hashing) thread behind the event loop's when the machine is busy."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+
+
 class Hasher:
     """argon2id hashing and checking in a bounded pool of threads."""
 
@@ -84,7 +97,9 @@ class Hasher:
         self.hash_ = PasswordHash(
             (Argon2Hasher(time_cost=time_cost, memory_cost=memory_cost, parallelism=parallelism),)
         )
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
+        self.pool = ThreadPoolExecutor(
+            max_workers=workers, thread_name_prefix="argon2", initializer=_lower_priority
+        )
         self.slots = asyncio.Semaphore(workers + queue)
         # a hash of nothing anyone knows: an unknown name is checked against it, so it takes
         # as long as a wrong password

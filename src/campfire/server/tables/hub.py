@@ -120,6 +120,8 @@ class TableSpec:
     address: str | None = None
     #: the creator sits down at once (their own seat waits for nobody)
     creator_sits: bool = False
+    #: ratings move after each game; every person at it is signed in
+    rated: bool = False
 
 
 class Hub:
@@ -312,6 +314,7 @@ class Hub:
             at=len(entries),
             away_limit=self.away_seconds,
             listed=row.listed,
+            rated=row.rated,
             host_hash=row.host_hash,
             clock=row.clock,
             deadline=row.deadline,
@@ -428,6 +431,7 @@ class Hub:
                 listed=spec.listed,
                 address=address,
                 clock=spec.clock,
+                rated=spec.rated,
             )
             try:
                 version = await self.store(self.storage.create, row, deal)
@@ -455,6 +459,7 @@ class Hub:
             away_limit=self.away_seconds,
             listed=spec.listed,
             clock=spec.clock,
+            rated=spec.rated,
         )
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
@@ -482,7 +487,12 @@ class Hub:
         await self.bus.publish(table.id, NoticeKind.MOVES)
 
     async def join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool = False
+        self,
+        table: LiveTable,
+        name: str,
+        seat: int | None,
+        host: bool = False,
+        account: str | None = None,
     ) -> tuple[int, str]:
         """Seat `name` (at `seat`, or the first free seat) and hand back the secret token.
 
@@ -491,7 +501,7 @@ class Hub:
         on another process at the same moment only means the next free one."""
         for _ in range(table.players):
             try:
-                return await self._join(table, name, seat, host)
+                return await self._join(table, name, seat, host, account)
             except Conflict:
                 if seat is not None:
                     raise Refused(
@@ -500,7 +510,7 @@ class Hub:
         raise Refused(409, "every seat at this table is taken: you can watch")
 
     async def _join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool
+        self, table: LiveTable, name: str, seat: int | None, host: bool, account: str | None
     ) -> tuple[int, str]:
         """No look at the database first: the claim itself refuses a seat or a name taken
         on another process meanwhile (then this copy catches up and the caller tries the
@@ -536,7 +546,7 @@ class Hub:
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
                 claim = await self.store(
-                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host
+                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host, account
                 )
             except NameRemoved:
                 await self.sync.catch_up(table)
@@ -924,8 +934,11 @@ class Hub:
                 # the story so far stays told to them as they lived it ("Your time ran out")
                 conn.push(table.update_for(None, table.events, full=True, voice=seat))
 
-    async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
-        """The next game at the same table: same game, options and bots; the asker sits down."""
+    async def again(
+        self, table: LiveTable, seat: int, account: str | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """The next game at the same table: same game, options and bots; the asker sits down
+        (as `account`, when signed in)."""
         if table.status != FINISHED:
             raise Refused(409, "the game is not over yet")
         name = table.seats[seat].name or f"Player {seat}"
@@ -947,6 +960,7 @@ class Hub:
                     bots,
                     listed=table.listed,
                     clock=table.clock,
+                    rated=table.rated,
                 )
                 nxt = await self.create(spec)
                 table.version = await self.store(self.storage.set_next, table.id, nxt.id)
@@ -959,7 +973,7 @@ class Hub:
             raise Refused(409, f"{name} already sits at the next table")
         free = nxt.free_seats()
         host = nxt.host_hash is None and not any(s.token_hash for s in nxt.seats)
-        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host)
+        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host, account)
         return nxt, new_seat, token
 
     async def seat_for(self, table: LiveTable, token: str | None) -> int | None:

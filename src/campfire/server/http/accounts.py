@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,9 +25,9 @@ from campfire.accounts.limits import SignInLimit, TooMany
 from campfire.accounts.names import BadName, account_name
 from campfire.accounts.passwords import PASSWORD_MAX, BadPassword, Busy, Hasher, check_password
 from campfire.accounts.sessions import COOKIE, clearing_header, cookie_header, plausible
-from campfire.server.accountstore import Account, AccountStore, AccountTaken
 from campfire.server.http.requests import _Body, read_body
 from campfire.server.refusals import Refused
+from campfire.server.store.accounts import Account, AccountStore, AccountTaken
 
 WRONG = "wrong name or password"
 #: new accounts one address may open in an hour
@@ -52,20 +53,18 @@ class PasskeyAnswer(_Body):
     credential: dict[str, Any] = Field(max_length=10)
 
 
-def too_many(reason: str, wait: float) -> JSONResponse:
+def too_many(reason: str, wait: float) -> Refused:
+    """429 with `Retry-After`: the seconds until an attempt is counted again."""
     seconds = max(1, math.ceil(wait))
-    return JSONResponse(
-        {"error": f"{reason}: try again in {seconds} s"},
-        status_code=429,
-        headers={"Retry-After": str(seconds)},
-    )
+    return Refused(429, f"{reason}: try again in {seconds} s", retry_after=seconds)
 
 
-def busy() -> JSONResponse:
-    return JSONResponse(
-        {"error": "the server is checking many passwords right now: try again in a moment"},
-        status_code=503,
-        headers={"Retry-After": "2"},
+def busy() -> Refused:
+    """503 with `Retry-After`: every hashing thread is busy and the queue is full."""
+    return Refused(
+        503,
+        "the server is checking many passwords right now: try again in a moment",
+        retry_after=2,
     )
 
 
@@ -90,11 +89,20 @@ def page_origin(request: Request) -> str | None:
 class Accounts:
     """The accounts service of one server process."""
 
-    def __init__(self, store: AccountStore, hasher: Hasher, limit: SignInLimit, hit: Any) -> None:
+    def __init__(
+        self,
+        store: AccountStore,
+        hasher: Hasher,
+        limit: SignInLimit,
+        hit: Any,
+        renamed: Callable[[list[str]], Awaitable[None]] | None = None,
+    ) -> None:
         self.store = store
         self.hasher = hasher
         self.limit = limit
         self.hit = hit
+        #: told the tables whose seats a deleted account left (their pages show the new name)
+        self.renamed = renamed
 
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
@@ -166,13 +174,13 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             raise Refused(422, str(error)) from None
         wait = await accounts.hit(f"signup:{_address(request)}", SIGNUPS_PER_HOUR, 3600.0)
         if wait is not None:
-            return too_many("too many new accounts from your address", wait)
+            raise too_many("too many new accounts from your address", wait)
         if await db(store.named, name) is not None:
             raise Refused(409, f"the name {name!r} is taken (ignoring case and look-alike letters)")
         try:
             hashed = await accounts.hasher.hash(password)
         except Busy:
-            return busy()
+            raise busy() from None
         try:
             account = await db(store.create, name, hashed)
         except AccountTaken:
@@ -189,14 +197,14 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         try:
             await accounts.limit.attempt(body.name, _address(request))
         except TooMany as error:
-            return too_many(error.reason, error.wait)
+            raise too_many(error.reason, error.wait) from None
         account: Account | None = await db(store.named, body.name)
         try:
             ok = await accounts.hasher.verify(
                 body.password, account.password_hash if account is not None else None
             )
         except Busy:
-            return busy()
+            raise busy() from None
         if account is None or not ok:
             raise Refused(401, WRONG)
         session_id = await db(store.open_session, account.id, request.cookies.get(COOKIE))
@@ -259,13 +267,13 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         try:
             await accounts.limit.attempt(account.name, _address(request))
         except TooMany as error:
-            raise Refused(429, f"{error.reason}: try again in {math.ceil(error.wait)} s") from None
+            raise too_many(error.reason, error.wait) from None
         try:
             if not await accounts.hasher.verify(body.current, account.password_hash):
                 raise Refused(403, "the current password is not right")
             hashed = await accounts.hasher.hash(password)
         except Busy:
-            raise Refused(503, "the server is checking many passwords right now") from None
+            raise busy() from None
         await db(store.set_password, account.id, hashed, request.cookies.get(COOKIE))
         return me(account) | {"changed": True}
 
@@ -276,10 +284,12 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         try:
             ok = await accounts.hasher.verify(body.password, account.password_hash)
         except Busy:
-            raise Refused(503, "the server is checking many passwords right now") from None
+            raise busy() from None
         if not ok:
             raise Refused(403, "the password is not right: the account stays")
-        await db(store.delete, account.id)
+        tables = await db(store.delete, account.id)
+        if accounts.renamed is not None:
+            await accounts.renamed(tables)
         response = Response(status_code=204)
         response.headers.append("set-cookie", clearing_header(secure=_secure(request)))
         return response
@@ -327,7 +337,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         rp_id, _origin = _relying_party(request)
         wait = await accounts.hit(f"passkey:{_address(request)}", 60, 60.0)
         if wait is not None:
-            raise Refused(429, f"too many passkey sign-ins from your address: wait {wait:.0f} s")
+            raise too_many("too many passkey sign-ins from your address", wait)
         options, challenge = passkeys.authentication_options(rp_id)
         seconds = passkeys.TIMEOUT_MS / 1000
         challenge_id = await db(store.put_challenge, challenge, None, seconds)

@@ -120,9 +120,10 @@ class AccountStore:
                 )
             )
 
-    def delete(self, account_id: str) -> None:
+    def delete(self, account_id: str) -> list[str]:
         """The account goes with its sessions and passkeys; its seats stay in the records
-        under an anonymous name, and its chat lines under the same."""
+        under an anonymous name, and its chat lines under the same. The ids of the tables
+        whose seats were renamed (their version counts up, so every process sees it)."""
         with self.engine.begin() as db:
             seats = db.execute(
                 select(seats_t.c.table_id, seats_t.c.seat).where(seats_t.c.account_id == account_id)
@@ -138,9 +139,17 @@ class AccountStore:
                 .where(seats_t.c.account_id == account_id)
                 .values(account_id=None, name=FORMER)
             )
+            ids = sorted({table_id for table_id, _ in seats})
+            if ids:
+                db.execute(
+                    update(tables_t)
+                    .where(tables_t.c.id.in_(ids))
+                    .values(version=tables_t.c.version + 1)
+                )
             for t in (sessions_t, passkeys_t, challenges_t):
                 db.execute(delete(t).where(t.c.account_id == account_id))
             db.execute(delete(accounts_t).where(accounts_t.c.id == account_id))
+        return ids
 
     # --- sessions --------------------------------------------------------------------------
     def open_session(self, account_id: str, replaces: str | None = None) -> str:
@@ -341,3 +350,37 @@ class AccountStore:
                 )
             ).first()
         return None if row is None else int(row.seat)
+
+    def retoken_seat(self, table_id: str, seat: int, account_id: str, token_hash: str) -> bool:
+        """A new seat token for the account's own seat (a signed-in player on another device,
+        or a browser whose storage was cleared); the seat's old token stops working, and the
+        host's powers follow the seat. The table's version counts up: every process sees it."""
+        with self.engine.begin() as db:
+            old = db.execute(
+                select(seats_t.c.token_hash).where(
+                    and_(
+                        seats_t.c.table_id == table_id,
+                        seats_t.c.seat == seat,
+                        seats_t.c.account_id == account_id,
+                        seats_t.c.kind == "human",
+                    )
+                )
+            ).scalar()
+            if old is None:
+                return False
+            db.execute(
+                update(seats_t)
+                .where(and_(seats_t.c.table_id == table_id, seats_t.c.seat == seat))
+                .values(token_hash=token_hash)
+            )
+            db.execute(
+                update(tables_t)
+                .where(tables_t.c.id == table_id)
+                .values(version=tables_t.c.version + 1)
+            )
+            db.execute(
+                update(tables_t)
+                .where(and_(tables_t.c.id == table_id, tables_t.c.host_hash == old))
+                .values(host_hash=token_hash)
+            )
+        return True
