@@ -213,6 +213,30 @@ def test_rated_tables_are_for_signed_in_people(client: Client) -> None:
         assert joined.json()["table"]["status"] == "playing"
 
 
+def test_passkey_answers_that_do_not_check_out_are_refused(client: Client) -> None:
+    headers = {"Origin": client.base}
+    asked = client.http.post("/api/passkeys/signin/options", headers=headers)
+    assert asked.status_code == 200
+    options = asked.json()["options"]
+    assert options["rpId"] == "127.0.0.1" and options["challenge"]
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}
+    answer = client.http.post(
+        "/api/passkeys/signin",
+        json={"challenge": asked.json()["challenge"], "credential": forged},
+        headers=headers,
+    )
+    assert answer.status_code == 401 and "no account" in answer.json()["error"]
+    # the challenge was used up by that answer
+    again = client.http.post(
+        "/api/passkeys/signin",
+        json={"challenge": asked.json()["challenge"], "credential": forged},
+        headers=headers,
+    )
+    assert again.status_code == 400 and "expired" in again.json()["error"]
+    # adding a passkey needs a session
+    assert client.http.post("/api/passkeys/register/options").status_code == 401
+
+
 # --- hostile ---------------------------------------------------------------------------------
 def test_a_cross_origin_write_with_the_cookie_is_refused(client: Client) -> None:
     assert sign_up(client, "Alice").status_code == 201
