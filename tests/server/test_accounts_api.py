@@ -200,8 +200,10 @@ def test_rated_tables_are_for_signed_in_people(client: Client) -> None:
     )
     assert refused.status_code == 401 and "sign" in refused.json()["error"]
     assert sign_up(client, "Alice").status_code == 201
-    made = client.create("powwow", 3, {2: "random"}, name="Alice", rated=True)
+    made = client.create("powwow", 3, {2: "random"}, name="Alice", rated=True, listed=True)
     assert made["table"]["rated"] is True
+    waiting = client.http.get("/api/tables").json()["waiting"]
+    assert [(t["id"], t["rated"]) for t in waiting] == [(made["id"], True)]
     with fresh(client) as guest:
         join = guest.post(f"/api/tables/{made['id']}/join", json={"name": "Bob"})
         assert join.status_code in (401, 403)
