@@ -213,6 +213,26 @@ def test_rated_tables_are_for_signed_in_people(client: Client) -> None:
         assert joined.status_code == 200, joined.text
         assert joined.json()["table"]["seats"][joined.json()["seat"]]["name"] == "Bob"
         assert joined.json()["table"]["status"] == "playing"
+        bob_token = joined.json()["token"]
+        # both hand their seats to bots: the game plays to its end
+        for token, seat in ((made["token"], made["seat"]), (bob_token, joined.json()["seat"])):
+            handed = client.http.post(
+                f"/api/tables/{made['id']}/seats/{seat}/bot",
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert handed.status_code == 200, handed.text
+        client.wait_for(made["id"], lambda s: s["table"]["status"] == "finished", limit=120)
+        # the next game is rated too: Bob's session cannot follow with Alice's seat token
+        alice_token = {"Authorization": f"Bearer {made['token']}"}
+        posing = guest.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+        assert posing.status_code == 403 and "another account" in posing.json()["error"]
+    with fresh(client) as nobody:
+        anonymous = nobody.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+        assert anonymous.status_code == 401 and "sign in" in anonymous.json()["error"]
+    again = client.http.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+    assert again.status_code == 200, again.text
+    nxt = again.json()["table"]
+    assert nxt["rated"] is True and nxt["seats"][again.json()["seat"]]["name"] == "Alice"
 
 
 def test_passkey_answers_that_do_not_check_out_are_refused(client: Client) -> None:
