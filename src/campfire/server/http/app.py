@@ -276,6 +276,7 @@ def create_app(
                     "options": r.options,
                     "status": r.status,
                     "winners": r.winners,
+                    "rated": r.rated,
                     "updated": r.updated,
                     "seats": [
                         {
