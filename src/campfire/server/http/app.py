@@ -277,6 +277,7 @@ def create_app(
                     "options": r.options,
                     "status": r.status,
                     "winners": r.winners,
+                    "rated": r.rated,
                     "updated": r.updated,
                     "seats": [
                         {
@@ -411,6 +412,10 @@ def create_app(
         account = await accounts.current(request, write=True)
         if table.rated and account is None:
             raise Refused(401, "the next game is rated too: sign in first to sit at it")
+        if table.rated and account is not None:
+            mine = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
+            if mine != seat:
+                raise Refused(403, "this seat belongs to another account: sign in as its player")
         nxt, new_seat, token = await hub.again(table, seat, account.id if account else None)
         return {"id": nxt.id, "seat": new_seat, "token": token, "table": nxt.meta()}
 

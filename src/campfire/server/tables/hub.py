@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -70,6 +70,7 @@ from campfire.server.tables.live import (
     removed_reason,
     token_hash,
 )
+from campfire.server.tables.room import Room
 from campfire.server.tables.sync import Sync
 from campfire.server.tables.webgame import web_game
 
@@ -155,6 +156,8 @@ class Hub:
         salt = id_salt if id_salt is not None else secrets.token_hex(8)
         self._ids = None if seed is None else random.Random(f"{seed}/{salt}/ids")
         self.tables: dict[str, LiveTable] = {}
+        #: the one writer of each table in `tables`
+        self.rooms: dict[str, Room] = {}
         self.bots = BotDriver(self)
         self.chat = TableChat(self)
         self.clock = TurnClock(self)
@@ -180,7 +183,7 @@ class Hub:
                 log.error("table %s cannot be restored: %s", table_id, refused.reason)
                 continue
             await self.unstick(table)
-            self.bots.kick(table)
+            self.room(table).kick()
         if self.bus.shared:
             self.spawn(self.sync.watch())
         self.spawn(self.clock.sweep())
@@ -245,12 +248,19 @@ class Hub:
         except Exception as error:
             log.error("looking for unwritten results failed: %s", error)
 
-    def spawn(self, work: Any) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     # --- tables ----------------------------------------------------------------------------
+    def room(self, table: LiveTable) -> Room:
+        """The one writer of `table` (a table loaded again gets a new one)."""
+        room = self.rooms.get(table.id)
+        if room is None or room.table is not table:
+            room = self.rooms[table.id] = Room(table, self.bots.kick, self.finished)
+        return room
+
     async def get(self, table_id: str) -> LiveTable:
         """The live table; 404 when there is none, 410 when it waited too long for players."""
         table = self.tables.get(table_id)
@@ -464,7 +474,7 @@ class Hub:
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
         self.tables[table.id] = table
-        self.bots.kick(table)
+        self.room(table).kick()
         return table
 
     async def unstick(self, table: LiveTable) -> None:
@@ -565,8 +575,7 @@ class Hub:
             if claim.dealt and state is not None and deal is not None:
                 self._made_current(table, state, stamped, deal, claim.version)
             else:
-                table.version = claim.version
-                table.broadcast_meta()
+                self.room(table).seats_changed(claim.version)
         if claim.dealt:
             await self.bus.publish(table.id, NoticeKind.MOVES)
         else:  # the seat travels with the notice: the others need not read the database
@@ -696,19 +705,9 @@ class Hub:
         deal: Deal,
         version: int,
     ) -> None:
-        ended = deal.status == FINISHED and table.status != FINISHED
-        table.state = state
-        table.at = len(state.history)
-        table.status = deal.status
-        table.deadline = deal.deadline
-        table.version = version
-        table.updated = time.time()
-        table.events.extend(stamped)
-        table.last_kinds = {e.kind for _, e in stamped}
-        table.broadcast(stamped)
-        self.bots.kick(table)
-        if ended:
-            self.finished(table)
+        self.room(table).made_current(
+            state, stamped, status=deal.status, deadline=deal.deadline, version=version
+        )
 
     async def hand_to_bot(
         self, table: LiveTable, by: int, seat: int, level: str | None = None
@@ -779,13 +778,13 @@ class Hub:
         table.presence.pop(seat, None)
         if table.state.to_move == seat:
             table.deadline = None
-        table.version = version
-        table.updated = time.time()
+        room = self.room(table)
+        room.stamp(version)
         self.to_spectators(
             table, seat, bot_reason(seat, level), reclaim=place.timeouts >= CLOCK_STRIKES
         )
         table.broadcast_meta()
-        self.bots.kick(table)
+        room.kick()
 
     async def reclaim(self, table: LiveTable, token: str) -> int:
         """The person whose seat the turn clock gave to a bot takes it back with their token,
@@ -819,9 +818,7 @@ class Hub:
             table.retired.pop(hashed, None)
             if deadline is not None:
                 table.deadline = deadline
-            table.version = version
-            table.updated = time.time()
-            table.broadcast_meta()
+            self.room(table).seats_changed(version)
         await self.bus.publish(table.id, NoticeKind.SEATS)
         return seat
 
@@ -892,8 +889,7 @@ class Hub:
         if removed:
             table.retired[old] = seat
         table.presence.pop(seat, None)
-        table.version = version
-        table.updated = time.time()
+        self.room(table).stamp(version)
         self.to_spectators(table, seat, reason, removed=removed)
         table.broadcast_meta()
 
@@ -918,6 +914,7 @@ class Hub:
     def drop(self, table: LiveTable, reason: str) -> None:
         """A table that is gone leaves memory; whoever watches it is told and let go."""
         self.tables.pop(table.id, None)
+        self.rooms.pop(table.id, None)
         for conn in list(table.connections):
             conn.push(error(410, reason, fatal=True))
             conn.push(None)
@@ -963,9 +960,9 @@ class Hub:
                     rated=table.rated,
                 )
                 nxt = await self.create(spec)
-                table.version = await self.store(self.storage.set_next, table.id, nxt.id)
+                version = await self.store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
-                table.broadcast_meta()
+                self.room(table).seats_changed(version, touch=False)
                 await self.bus.publish(table.id, NoticeKind.SEATS)
         nxt = await self.get(table.next_id)
         mine = next((s.seat for s in nxt.seats if s.name == name and s.token_hash), None)
@@ -1052,3 +1049,4 @@ class Hub:
         idle.sort(key=lambda t: t.updated)
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
+            self.rooms.pop(table.id, None)
