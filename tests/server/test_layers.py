@@ -27,6 +27,8 @@ LAYERS: list[tuple[str, list[str]]] = [
             "store.migrate",
             "store.storage",
             "store.writer",
+            "store.results",
+            "store.accounts",
             "store.migrations",
             "store.migrations.env",
             "store.migrations.versions",
@@ -50,7 +52,19 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.hub",
         ],
     ),
-    ("http", ["http", "http.headers", "http.requests", "http.pages", "http.sockets", "http.app"]),
+    (
+        "http",
+        [
+            "http",
+            "http.headers",
+            "http.requests",
+            "http.pages",
+            "http.profiles",
+            "http.sockets",
+            "http.accounts",
+            "http.app",
+        ],
+    ),
     ("package", [""]),  # campfire.server itself: gives `create_app`
 ]
 

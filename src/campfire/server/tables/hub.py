@@ -40,6 +40,7 @@ from campfire.server.cluster.bus import Bus
 from campfire.server.names import name_key
 from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
 from campfire.server.refusals import Refused
+from campfire.server.store.results import Results
 from campfire.server.store.schema import FINISHED, PLAYING, WAITING
 from campfire.server.store.storage import (
     Conflict,
@@ -120,6 +121,8 @@ class TableSpec:
     address: str | None = None
     #: the creator sits down at once (their own seat waits for nobody)
     creator_sits: bool = False
+    #: ratings move after each game; every person at it is signed in
+    rated: bool = False
 
 
 class Hub:
@@ -160,6 +163,7 @@ class Hub:
         self.clock = TurnClock(self)
         self.sync = Sync(self)
         self.writer = Writer(storage)
+        self.results = Results(storage.engine)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -183,6 +187,8 @@ class Hub:
         if self.bus.shared:
             self.spawn(self.sync.watch())
         self.spawn(self.clock.sweep())
+        # games that ended while no process was left to write their results
+        self.spawn(self._settle_left_over())
 
     def waiting_since(self) -> float:
         """Waiting tables made before this have expired."""
@@ -223,6 +229,25 @@ class Hub:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
 
+    def finished(self, table: LiveTable) -> None:
+        """The game at `table` just ended, as this process sees it: write its results (the
+        ratings of a rated game) off the event loop; written once even when several processes
+        see it end (`Results.settle`)."""
+        self.spawn(self._settle(table.id))
+
+    async def _settle(self, table_id: str) -> None:
+        try:
+            await anyio.to_thread.run_sync(self.results.settle, table_id)
+        except Exception as error:
+            log.error("table %s: writing its results failed: %s", table_id, error)
+
+    async def _settle_left_over(self) -> None:
+        try:
+            for table_id in await anyio.to_thread.run_sync(self.results.unsettled):
+                await self._settle(table_id)
+        except Exception as error:
+            log.error("looking for unwritten results failed: %s", error)
+
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -233,7 +258,7 @@ class Hub:
         """The one writer of `table` (a table loaded again gets a new one)."""
         room = self.rooms.get(table.id)
         if room is None or room.table is not table:
-            room = self.rooms[table.id] = Room(table, self.bots.kick)
+            room = self.rooms[table.id] = Room(table, self.bots.kick, self.finished)
         return room
 
     async def get(self, table_id: str) -> LiveTable:
@@ -299,6 +324,7 @@ class Hub:
             at=len(entries),
             away_limit=self.away_seconds,
             listed=row.listed,
+            rated=row.rated,
             host_hash=row.host_hash,
             clock=row.clock,
             deadline=row.deadline,
@@ -415,6 +441,7 @@ class Hub:
                 listed=spec.listed,
                 address=address,
                 clock=spec.clock,
+                rated=spec.rated,
             )
             try:
                 version = await self.store(self.storage.create, row, deal)
@@ -442,6 +469,7 @@ class Hub:
             away_limit=self.away_seconds,
             listed=spec.listed,
             clock=spec.clock,
+            rated=spec.rated,
         )
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
@@ -469,7 +497,12 @@ class Hub:
         await self.bus.publish(table.id, NoticeKind.MOVES)
 
     async def join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool = False
+        self,
+        table: LiveTable,
+        name: str,
+        seat: int | None,
+        host: bool = False,
+        account: str | None = None,
     ) -> tuple[int, str]:
         """Seat `name` (at `seat`, or the first free seat) and hand back the secret token.
 
@@ -478,7 +511,7 @@ class Hub:
         on another process at the same moment only means the next free one."""
         for _ in range(table.players):
             try:
-                return await self._join(table, name, seat, host)
+                return await self._join(table, name, seat, host, account)
             except Conflict:
                 if seat is not None:
                     raise Refused(
@@ -487,7 +520,7 @@ class Hub:
         raise Refused(409, "every seat at this table is taken: you can watch")
 
     async def _join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool
+        self, table: LiveTable, name: str, seat: int | None, host: bool, account: str | None
     ) -> tuple[int, str]:
         """No look at the database first: the claim itself refuses a seat or a name taken
         on another process meanwhile (then this copy catches up and the caller tries the
@@ -523,7 +556,7 @@ class Hub:
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
                 claim = await self.store(
-                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host
+                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host, account
                 )
             except NameRemoved:
                 await self.sync.catch_up(table)
@@ -904,8 +937,11 @@ class Hub:
                 # the story so far stays told to them as they lived it ("Your time ran out")
                 conn.push(table.update_for(None, table.events, full=True, voice=seat))
 
-    async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
-        """The next game at the same table: same game, options and bots; the asker sits down."""
+    async def again(
+        self, table: LiveTable, seat: int, account: str | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """The next game at the same table: same game, options and bots; the asker sits down
+        (as `account`, when signed in)."""
         if table.status != FINISHED:
             raise Refused(409, "the game is not over yet")
         name = table.seats[seat].name or f"Player {seat}"
@@ -927,6 +963,7 @@ class Hub:
                     bots,
                     listed=table.listed,
                     clock=table.clock,
+                    rated=table.rated,
                 )
                 nxt = await self.create(spec)
                 version = await self.store(self.storage.set_next, table.id, nxt.id)
@@ -939,7 +976,7 @@ class Hub:
             raise Refused(409, f"{name} already sits at the next table")
         free = nxt.free_seats()
         host = nxt.host_hash is None and not any(s.token_hash for s in nxt.seats)
-        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host)
+        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host, account)
         return nxt, new_seat, token
 
     async def seat_for(self, table: LiveTable, token: str | None) -> int | None:
