@@ -18,7 +18,7 @@ PACKAGE = "campfire.server"
 #: the layers, lowest first; a new module goes into the one whose modules it may import (and no
 #: higher): pure helpers at the bottom, then the database, Redis, live tables, HTTP on top
 LAYERS: list[tuple[str, list[str]]] = [
-    ("pure", ["protocol", "refusals", "names", "batch", "collector"]),
+    ("pure", ["protocol", "refusals", "names", "batch", "collector", "metrics", "logs"]),
     (
         "store",
         [
@@ -47,9 +47,21 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.driver",
             "tables.sync",
             "tables.hub",
+            "tables.handover",
         ],
     ),
-    ("http", ["http", "http.headers", "http.requests", "http.pages", "http.sockets", "http.app"]),
+    (
+        "http",
+        [
+            "http",
+            "http.headers",
+            "http.requests",
+            "http.pages",
+            "http.sockets",
+            "http.ops",
+            "http.app",
+        ],
+    ),
     ("package", [""]),  # campfire.server itself: gives `create_app`
 ]
 

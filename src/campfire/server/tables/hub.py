@@ -37,6 +37,7 @@ from campfire.kernel import (
 )
 from campfire.kernel.records import entry_to_json
 from campfire.server.cluster.bus import Bus
+from campfire.server.metrics import count_moves
 from campfire.server.names import name_key
 from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
 from campfire.server.refusals import Refused
@@ -663,6 +664,7 @@ class Hub:
         deal: Deal,
         version: int,
     ) -> None:
+        count_moves(state.history[table.at :])
         table.state = state
         table.at = len(state.history)
         table.status = deal.status

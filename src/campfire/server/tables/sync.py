@@ -17,6 +17,7 @@ from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
 from campfire.server.cluster.bus import Presence
+from campfire.server.metrics import count_moves
 from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.store.storage import SeatRow
@@ -160,6 +161,7 @@ class Sync:
                 strikes = timed_out.pop(mover)
                 events = [clock_event(mover, strikes), *events]
             stamped.extend((len(state.history), e) for e in events)
+        count_moves(entries)
         table.state = state
         table.at += len(entries)
         table.events.extend(stamped)
@@ -178,6 +180,7 @@ class Sync:
         async with table.lock:
             table.behind = False
             await self.catch_up(table)
+            self.hub.bots.kick(table)  # a process that stopped may have let its bots go
 
     async def current(self, table: LiveTable) -> None:
         """Make sure a table is as new as the database (several processes only): a process
