@@ -396,3 +396,93 @@ def test_text_log_lines_stay_the_default(tmp_path: Any) -> None:
     err = proc.stop()
     assert "draining" in err
     assert not any(line.startswith("{") for line in err.splitlines())
+
+
+# --- drain before an upgrade -----------------------------------------------------------------
+def test_sigterm_drains_tells_sockets_1012_and_loses_no_acknowledged_move(tmp_path: Any) -> None:
+    """SIGTERM while a person plays through HTTP and sockets watch: readiness turns 503, each
+    socket is closed with 1012, the process exits 0, and every move answered 200 is stored."""
+    from websockets.exceptions import ConnectionClosed
+
+    from campfire.server.store.storage import Storage
+
+    db = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    proc = Proc(db, "--bot-pause", "0.02", "--seed", "9", "--drain-seconds", "5")
+    c = proc.client
+    made = c.create("wakatanka", 3, {1: "random", 2: "random"}, name="Ana")
+    table_id, token = made["id"], made["token"]
+    sockets = [c.socket(table_id, token), c.socket(table_id), c.socket(table_id)]
+    for sock in sockets:
+        sock.until(lambda m: m.get("type") == "update")
+    acknowledged: list[tuple[int, dict[str, Any]]] = []
+    stop = threading.Event()
+
+    def play() -> None:
+        rng = random.Random(4)
+        with httpx.Client(base_url=proc.base, timeout=10) as http:
+            headers = {"Authorization": f"Bearer {token}"}
+            while not stop.is_set():
+                try:
+                    mine = http.get(f"/api/tables/{table_id}/state", headers=headers).json()
+                    if mine["table"]["status"] == "finished":
+                        return
+                    if mine["table"]["to_move"] != 0:
+                        time.sleep(0.01)
+                        continue
+                    action = pick("wakatanka", mine["controls"], rng)
+                    answer = http.post(
+                        f"/api/tables/{table_id}/actions",
+                        json={"action": action, "at": mine["at"]},
+                        headers=headers,
+                    )
+                except (httpx.HTTPError, ValueError):
+                    return  # the server went away: nothing more is acknowledged
+                if answer.status_code == 200:
+                    acknowledged.append((mine["at"], action))
+
+    player = threading.Thread(target=play)
+    player.start()
+    deadline = time.monotonic() + 30
+    while len(acknowledged) < 3 and player.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert acknowledged, "the player made moves before the restart"
+    proc.process.terminate()
+    # not ready any more while it drains (or, at the very end, not listening)
+    saw = set()
+    while proc.process.poll() is None:
+        try:
+            saw.add(httpx.get(proc.base + "/readyz", timeout=5).status_code)
+        except httpx.HTTPError:
+            break
+        if 503 in saw:
+            break
+    assert saw <= {503} and saw, saw
+    codes = []
+    for sock in sockets:
+        try:
+            while True:
+                sock.recv(30)
+        except ConnectionClosed as closed:
+            codes.append(closed.rcvd.code if closed.rcvd else None)
+    assert codes == [1012, 1012, 1012]
+    assert proc.process.wait(timeout=60) == 0
+    stop.set()
+    player.join(timeout=30)
+    proc.stop()
+    # the stored record holds every acknowledged move, at its place
+    storage = Storage(db)
+    found = storage.load(table_id)
+    storage.close()
+    assert found is not None
+    _, entries = found
+    for at, action in acknowledged:
+        assert entries[at]["player"] == 0
+        assert {k: v for k, v in entries[at].items() if k != "player"} == action
+    # and the restarted server plays on from there
+    again = Proc(db, "--bot-pause", "0", "--seed", "9")
+    try:
+        # (its bots may already have played on)
+        state = again.client.state(table_id, token)
+        assert state["at"] >= len(entries)
+    finally:
+        again.stop()
