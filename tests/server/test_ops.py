@@ -486,3 +486,25 @@ def test_sigterm_drains_tells_sockets_1012_and_loses_no_acknowledged_move(tmp_pa
         assert state["at"] >= len(entries)
     finally:
         again.stop()
+
+
+def test_the_grafana_dashboard_reads_the_metrics_the_server_gives(client: Client) -> None:
+    """docs/grafana-campfire.json is valid JSON and every query names only metrics that
+    `/metrics` serves (and it shows every one of them)."""
+    import re
+    from pathlib import Path
+
+    dashboard = json.loads(
+        (Path(__file__).parents[2] / "docs" / "grafana-campfire.json").read_text()
+    )
+    served = {
+        name.split("{")[0]
+        for name in scrape(client.base)
+        if name.startswith("campfire_") and not name.split("{")[0].endswith("_created")
+    }
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    used = {m for e in exprs for m in re.findall(r"\bcampfire_[a-z_]+", e)}
+    assert used <= served, used - served
+    for name in METRIC_NAMES:
+        family = name.removesuffix("_count")
+        assert any(family in e for e in exprs), family
