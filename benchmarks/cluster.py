@@ -87,12 +87,14 @@ def nginx_conf(
     by_table: bool = False,
 ) -> str:
     """nginx in front of the processes: round-robin, WebSockets, forwarded headers, and every
-    file it writes (pid, logs, temp files) inside `folder`. With `by_table`, a table's sockets
-    go to one process by a hash of their address (`/ws/tables/ID`); any process still serves
-    any table, so this only saves work (see docs/deploy.md)."""
+    file it writes (pid, logs, temp files) inside `folder`. With `by_table`, every request about
+    a table (`/t/ID`, `/api/tables/ID/...`, `/ws/tables/ID`) goes to one process by a consistent
+    hash of the table's id, and any other request round-robin; any process still serves any
+    table, so this only saves work (see docs/deploy.md)."""
     # never take a process out of the rotation: a refused connection just goes to the next
     servers = "\n".join(f"        server 127.0.0.1:{port} max_fails=0;" for port in upstreams)
     sockets = "campfire_tables" if by_table else "campfire"
+    pages = "campfire_tables" if by_table else "campfire"
     # what both locations do with what they pass on
     proxying = """\
             proxy_http_version 1.1;
@@ -140,10 +142,18 @@ http {{
         keepalive 32;
     }}
 
-    # a table's sockets to one process while it is up (the next on the ring when it is not)
+    # the table a request is about (its pages, API and socket); empty for anything else
+    map $uri $campfire_table {{
+        default "";
+        "~^/(?:t|api/tables|ws/tables)/(?<table>[a-z2-9]+)" $table;
+    }}
+
+    # a table's requests to one process while it is up (the next on the ring when it is not);
+    # an empty key (no table) goes round-robin
     upstream campfire_tables {{
-        hash $request_uri consistent;
+        hash $campfire_table consistent;
 {servers}
+        keepalive 32;
     }}
 
     server {{
@@ -156,7 +166,7 @@ http {{
         }}
 
         location / {{
-            proxy_pass http://campfire;
+            proxy_pass http://{pages};
 {proxying}
         }}
     }}
@@ -342,6 +352,16 @@ class ServerProcess:
     def wait_until_up(self) -> None:
         assert self.process is not None
         wait_until_up(self.base, self.process, self.log)
+
+    def terminate(self, limit: float = 60) -> int:
+        """SIGTERM, as an upgrade stops a process: it drains (hands its tables over, tells
+        its sockets 1012, finishes its writes) and exits; gives its exit status."""
+        if self.process is None or not self.alive:
+            return 0 if self.process is None else self.process.returncode
+        pids = self.pids
+        self.cpu_before += cpu_seconds(pids)
+        self.process.terminate()
+        return self.process.wait(timeout=limit)
 
     def kill(self) -> None:
         """SIGKILL the process and its children: nothing is flushed, nothing is closed."""

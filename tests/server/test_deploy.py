@@ -365,6 +365,11 @@ def test_the_documented_routing_by_table_is_the_tested_one() -> None:
         tested, "upstream campfire_tables"
     )
     assert block(tested, "location /ws/tables/")[0] == "proxy_pass http://campfire_tables;"
+    # the table's id from its page, its API and its socket; every request about it follows it
+    assert block(documented, "map $uri $campfire_table") == block(
+        tested, "map $uri $campfire_table"
+    )
+    assert block(tested, "location /")[0] == "proxy_pass http://campfire_tables;"
     assert block(documented, "location /ws/tables/") == ["proxy_pass http://campfire_tables;"]
     # every other directive of the sockets' location is that of location /
     assert block(tested, "location /ws/tables/")[1:] == [

@@ -18,7 +18,7 @@ PACKAGE = "campfire.server"
 #: the layers, lowest first; a new module goes into the one whose modules it may import (and no
 #: higher): pure helpers at the bottom, then the database, Redis, live tables, HTTP on top
 LAYERS: list[tuple[str, list[str]]] = [
-    ("pure", ["protocol", "refusals", "names", "batch", "collector"]),
+    ("pure", ["protocol", "refusals", "names", "batch", "collector", "metrics", "logs"]),
     (
         "store",
         [
@@ -50,6 +50,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.room",
             "tables.sync",
             "tables.hub",
+            "tables.handover",
         ],
     ),
     (
@@ -61,6 +62,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "http.pages",
             "http.profiles",
             "http.sockets",
+            "http.ops",
             "http.accounts",
             "http.app",
         ],

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import shutil
+import signal
+import tempfile
+from types import FrameType
 from typing import Annotated, Any
 
 import typer
@@ -67,12 +72,84 @@ def serve(
             "default: none"
         ),
     ] = None,
+    log_format: Annotated[
+        str, typer.Option(help="log lines as 'text' or 'json' (one JSON object a line)")
+    ] = "text",
+    drain_seconds: Annotated[
+        float,
+        typer.Option(
+            help="on SIGTERM: seconds to hand the tables over, tell the sockets to reconnect "
+            "and finish the writes before exiting"
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."""
     import uvicorn
 
+    from campfire.server.logs import FORMATS, log_config
+    from campfire.server.metrics import MULTIPROC_VARIABLE
+
+    if log_format not in FORMATS:
+        fail(f"--log-format must be one of {', '.join(FORMATS)}, not {log_format!r}")
+    if not drain_seconds > 0:
+        fail(f"--drain-seconds must be above 0, not {drain_seconds}")
+    metrics_dir = None
+    if workers > 1 and not os.environ.get(MULTIPROC_VARIABLE):
+        # every worker counts into files here; a scrape of any worker sums them all. Set
+        # before the server (and prometheus-client's values) is imported
+        metrics_dir = tempfile.mkdtemp(prefix="campfire-metrics-")
+        os.environ[MULTIPROC_VARIABLE] = metrics_dir
+    try:
+        _serve(
+            uvicorn,
+            host=host,
+            port=port,
+            db=db,
+            redis=redis,
+            workers=workers,
+            bot_pause=bot_pause,
+            seed=seed,
+            away_seconds=away_seconds,
+            tables_per_minute=tables_per_minute,
+            ws_deflate=ws_deflate,
+            waiting_hours=waiting_hours,
+            waiting_per_address=waiting_per_address,
+            forwarded_allow_ips=forwarded_allow_ips,
+            logging=log_config(log_format) if log_format == "json" else None,
+            drain_seconds=drain_seconds,
+        )
+    finally:
+        if metrics_dir is not None:
+            os.environ.pop(MULTIPROC_VARIABLE, None)
+            shutil.rmtree(metrics_dir, ignore_errors=True)
+
+
+def _serve(
+    uvicorn: Any,
+    *,
+    host: str,
+    port: int,
+    db: str,
+    redis: str | None,
+    workers: int,
+    bot_pause: float,
+    seed: int | None,
+    away_seconds: float,
+    tables_per_minute: int,
+    ws_deflate: bool,
+    waiting_hours: float,
+    waiting_per_address: int,
+    forwarded_allow_ips: str | None,
+    logging: dict[str, Any] | None,
+    drain_seconds: float,
+) -> None:
     from campfire.server import create_app
     from campfire.server.http.app import CONFIG_VARIABLE
+
+    if logging is not None:
+        import logging.config as logging_config
+
+        logging_config.dictConfig(logging)
 
     if not 0 < port < 65536:
         fail(f"--port must be between 1 and 65535, not {port}")
@@ -120,13 +197,51 @@ def serve(
         "proxy_headers": forwarded_allow_ips is not None,
         "forwarded_allow_ips": forwarded_allow_ips or "",
         "server_header": False,
+        # the drain's own limit; uvicorn waits this long for requests in flight at the end
+        "timeout_graceful_shutdown": drain_seconds,
     }
+    if logging is not None:
+        options["log_config"] = logging
     if workers == 1:
-        uvicorn.run(app, **options)
+        server = _draining_server_class()(uvicorn.Config(app, **options), app, drain_seconds)
+        server.run()
         return
     # each worker process builds its own app from the settings
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
     uvicorn.run("campfire.server.http.app:app_from_env", factory=True, workers=workers, **options)
+
+
+def _draining_server_class() -> Any:
+    import uvicorn
+
+    class Draining(uvicorn.Server):
+        """uvicorn's server, but SIGTERM drains first (`http/ops.py`: not ready, the tables
+        handed over, the sockets told 1012) and then exits with status 0; SIGINT (Ctrl-C)
+        stops as before."""
+
+        def __init__(self, config: uvicorn.Config, app: Any, drain_seconds: float) -> None:
+            super().__init__(config)
+            self.app = app
+            self.drain_seconds = drain_seconds
+            self.loop: asyncio.AbstractEventLoop | None = None
+
+        async def startup(self, sockets: Any = None) -> None:
+            self.loop = asyncio.get_running_loop()
+            await super().startup(sockets)
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            if sig != signal.SIGTERM or self.loop is None or self.should_exit:
+                super().handle_exit(sig, frame)
+                return
+            self.loop.call_soon_threadsafe(self._drain)
+
+        def _drain(self) -> None:
+            self.app.state.ops.begin_drain(self.drain_seconds, self._done)
+
+        def _done(self) -> None:
+            self.should_exit = True
+
+    return Draining
 
 
 def _check_redis(url: str) -> None:

@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from campfire.server.batch import Batcher
+from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED
 from campfire.server.protocol import EVERY_TABLE, Carried, Envelope, NoticeKind, PresenceCarried
 
 log = logging.getLogger("campfire.server")
@@ -275,6 +276,7 @@ class RedisBus(Bus):
                             continue
                         # a batch of notices, or one (as an older process sends it)
                         batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
+                        NOTICES_RECEIVED.inc(len(batch))
                         for table_id, kind, carried in batch:
                             self._notice(str(table_id), str(kind), carried)
                     except (ValueError, KeyError, TypeError):
@@ -307,6 +309,7 @@ class RedisBus(Bus):
                     channel = self.table_channel(table_id)
                     pipe.publish(channel, orjson.dumps(Envelope(p=self.process, n=notices)))
                 await pipe.execute()
+            NOTICES_PUBLISHED.inc(len(batch))
         except Exception as error:  # the others catch up from the database anyway
             log.warning("could not publish %d notices: %s", len(batch), error)
 

@@ -28,10 +28,12 @@ from campfire.accounts.limits import SignInLimit
 from campfire.accounts.passwords import Hasher
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
+from campfire.server import metrics
 from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
 from campfire.server.http.accounts import Accounts, add_account_routes
 from campfire.server.http.headers import BodyLimit, DefaultHeaders
+from campfire.server.http.ops import Operations, add_ops_routes
 from campfire.server.http.pages import add_page_routes, refusal
 from campfire.server.http.profiles import add_profile_routes
 from campfire.server.http.requests import (
@@ -46,6 +48,7 @@ from campfire.server.http.requests import (
     read_body,
 )
 from campfire.server.http.sockets import add_socket_routes
+from campfire.server.logs import TABLE
 from campfire.server.refusals import Refused
 from campfire.server.store.accounts import Account, AccountStore
 from campfire.server.store.storage import FINISHED, PLAYING, WAITING, Storage
@@ -147,6 +150,7 @@ def create_app(
         id_salt=id_salt,
         tick=min(1.0, choices[0] / 4),
     )
+    ops = Operations(hub)
 
     hasher = Hasher()
     accounts = Accounts(
@@ -172,9 +176,13 @@ def create_app(
         await hub.start()
         tenure = Tenure()
         tenure.start()
+        watcher = asyncio.get_running_loop().create_task(metrics.watch_loop(ops.sample))
         try:
             yield
         finally:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
             await tenure.stop()
             await hub.stop()
             hasher.close()
@@ -191,6 +199,7 @@ def create_app(
     )
     app.state.hub = hub
     app.state.storage = storage
+    app.state.ops = ops
 
     # {"error": reason}, or a page saying it to a browser that opened the address (pages.py)
     @app.exception_handler(Refused)
@@ -234,6 +243,7 @@ def create_app(
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
             raise Refused(404, f"there is no table {table_id[:40]!r}")
+        TABLE.set(table_id)  # the log lines of this request name the table
         return await hub.get(table_id)
 
     # --- games ---------------------------------------------------------------------------
@@ -398,7 +408,8 @@ def create_app(
             raise Refused(401, "acting needs your seat token ('Authorization: Bearer <token>')")
         body = await read_body(request, ActBody)
         before = len(table.events)
-        await hub.act(table, seat, body.action, body.at)
+        with metrics.timed(metrics.MOVE_SECONDS):
+            await hub.act(table, seat, body.action, body.at)
         return cast(dict[str, Any], table.update_for(seat, table.events[before:], full=False))
 
     @app.post("/api/tables/{table_id}/again")
@@ -554,7 +565,8 @@ def create_app(
         }
 
     add_account_routes(app, accounts)
-    add_socket_routes(app, hub, table_named)
+    add_socket_routes(app, hub, table_named, lambda: ops.draining)
+    add_ops_routes(app, ops)
     add_page_routes(app)
     add_profile_routes(app, hub.results, hub.store)
     return app

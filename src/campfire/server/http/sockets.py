@@ -6,13 +6,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from campfire.server import metrics
 from campfire.server.http.requests import (
     MESSAGE_LIMIT,
     SURROGATE_REFUSAL,
@@ -32,9 +34,17 @@ from campfire.server.tables.live import LiveTable
 HELLO_TIMEOUT = 10.0
 
 
-def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
+def add_socket_routes(
+    app: FastAPI, hub: Hub, table_named: Any, draining: Callable[[], bool] = lambda: False
+) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        if draining():
+            # refused before the handshake: a proxy passes the 503 on to another process
+            await websocket.send_denial_response(
+                JSONResponse({"error": "this server is restarting: connect again"}, 503)
+            )
+            return
         await websocket.accept()
         try:
             check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
@@ -47,6 +57,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             await _refuse(websocket, refused, fatal=True)
             return
         sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+        metrics.SOCKETS.inc()
         try:
             while not conn.dropped:
                 message = await _receive(websocket)
@@ -54,6 +65,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                     break
                 await _handle(table, conn, message)
         finally:
+            metrics.SOCKETS.dec()
             await hub.disconnect(table, conn)
             conn.push(None)
             with contextlib.suppress(Exception):
@@ -95,7 +107,8 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 )
             except ValidationError as error:
                 raise Refused(422, first_error(error)) from None
-            await hub.act(table, conn.seat, body.action, body.at)
+            with metrics.timed(metrics.MOVE_SECONDS):
+                await hub.act(table, conn.seat, body.action, body.at)
             conn.push(Ok(type="ok", id=ref))
         except Refused as refused:
             conn.push(answered_error(ref, refused.status, refused.reason))
@@ -161,7 +174,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 break
         with contextlib.suppress(Exception):
             if websocket.application_state != WebSocketState.DISCONNECTED:
-                await websocket.close(1000 if not conn.dropped else 1013)
+                await websocket.close(conn.close_code if not conn.dropped else 1013)
 
     async def _send(websocket: WebSocket, message: Mapping[str, Any] | str) -> bool:
         try:

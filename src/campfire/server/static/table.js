@@ -15,6 +15,7 @@ const page = {
   board: null,
   ws: null,
   retry: 0,
+  restarts: 0, // reconnects in a row after a "service restart" close (1012), made at once
   pending: new Map(),
   nextId: 1,
   endShown: false,
@@ -383,14 +384,18 @@ function connect() {
     }
     receive(message);
   });
-  ws.addEventListener("close", () => {
+  ws.addEventListener("close", (event) => {
     if (page.ws !== ws) return;
     for (const [, waiter] of page.pending) waiter.reject(new Error("the connection dropped; your move may not have been sent"));
     page.pending.clear();
     if (page.stopped) return;
-    // jittered, so the sockets of a server that went away do not all come back in step
-    const delay = Math.min(8000, 400 * 2 ** page.retry) * (0.5 + Math.random());
-    page.retry += 1;
+    // 1012: the server restarts and handed this table over; come back at once (the proxy
+    // picks another process). Otherwise jittered, so the sockets of a server that went away
+    // do not all come back in step
+    const restart = event.code === 1012 && page.restarts < 3;
+    page.restarts = restart ? page.restarts + 1 : 0;
+    const delay = restart ? 0 : Math.min(8000, 400 * 2 ** page.retry) * (0.5 + Math.random());
+    if (!restart) page.retry += 1;
     setConn("reconnecting…", "wait");
     setTimeout(connect, delay);
   });
@@ -405,6 +410,7 @@ function setConn(text, kind) {
 function receive(message) {
   if (message.type === "update") {
     page.retry = 0;
+    page.restarts = 0;
     setConn(page.seat ? "live" : "watching", "ok");
     update(message);
   } else if (message.type === "table") {

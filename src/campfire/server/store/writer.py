@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campfire.server.metrics import DB_COMMIT_SECONDS, timed
 from campfire.server.store.storage import Conflict, Storage, dumps
 
 log = logging.getLogger("campfire.server")
@@ -189,8 +190,9 @@ class Writer:
         cursor = connection.cursor()
         try:
             store = self._store_one_by_one if self.storage.sqlite else self._store_pipelined
-            results = store(cursor, batch, time.time())
-            connection.commit()
+            with timed(DB_COMMIT_SECONDS):
+                results = store(cursor, batch, time.time())
+                connection.commit()
         except BaseException:
             connection.rollback()
             raise

@@ -33,6 +33,9 @@ class Connection:
         self.key = secrets.token_hex(8)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
+        #: the WebSocket close code once the queue ends: 1012 (service restart) when the
+        #: process hands its tables over, so the page reconnects at once
+        self.close_code = 1000
 
     def push(self, message: Mapping[str, Any] | str | None) -> None:
         if self.dropped:

@@ -18,6 +18,8 @@ import anyio
 from campfire.bots import make_bot
 from campfire.kernel import RandomBot
 from campfire.server.cluster.bus import LEASE_SECONDS, Bus
+from campfire.server.logs import TABLE
+from campfire.server.metrics import BOT_DECISION_SECONDS, timed
 from campfire.server.store.schema import PLAYING
 from campfire.server.tables.live import BOT, LiveTable
 
@@ -87,6 +89,7 @@ class BotDriver:
 
     async def _drive(self, table: LiveTable) -> None:
         hub = self.hub
+        TABLE.set(table.id)  # this task's log lines name the table
         while table.status == PLAYING and not hub.closing:
             seat = table.state.to_move
             if seat is None or table.seats[seat].kind != BOT:
@@ -102,7 +105,8 @@ class BotDriver:
             bot = table.seats[seat].bot
             assert bot is not None
             try:
-                action = await anyio.to_thread.run_sync(bot.choose, view, legal)
+                with timed(BOT_DECISION_SECONDS):
+                    action = await anyio.to_thread.run_sync(bot.choose, view, legal)
             except Exception:
                 log.exception("the %s bot at table %s failed; it plays at random", seat, table.id)
                 action = RandomBot(hub.seed_for(table.id, at)).choose(view, legal)

@@ -17,6 +17,7 @@ from typing import Any
 
 from campfire.kernel import Event, IllegalAction, State
 from campfire.kernel.records import apply_entry
+from campfire.server.metrics import count_moves
 from campfire.server.store.schema import FINISHED
 from campfire.server.tables.clock import clock_event
 from campfire.server.tables.live import LiveTable
@@ -83,6 +84,7 @@ class Room:
         table = self.table
         ended = status == FINISHED and table.status != FINISHED
         if state is not None:
+            count_moves(state.history[table.at :])
             table.state = state
             table.at = len(state.history)
             table.events.extend(stamped)

@@ -187,6 +187,7 @@ class Sync:
         async with table.lock:
             table.behind = False
             await self.catch_up(table)
+            self.hub.bots.kick(table)  # a process that stopped may have let its bots go
 
     async def current(self, table: LiveTable) -> None:
         """Make sure a table is as new as the database (several processes only): a process
