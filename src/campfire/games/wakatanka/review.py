@@ -15,16 +15,20 @@ object: the package wires it.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Sequence
 from typing import Any
 
 from campfire.bots.search import Playout, evaluate
 from campfire.games.wakatanka.actions import Action, Play, Spell
-from campfire.games.wakatanka.bots.hard import HardBot, medium_policy, standing, won_share
+from campfire.games.wakatanka.bots.expert import EXPERT_TOKEN, expert_options
+from campfire.games.wakatanka.bots.hard import HardBot, medium_policy, won_share
 from campfire.games.wakatanka.bots.medium import scored_options
-from campfire.games.wakatanka.cards import TILE_INDEX
-from campfire.games.wakatanka.tracking import track_pair
+from campfire.games.wakatanka.cards import TILE_INDEX, TOKENS_TO_WIN
+from campfire.games.wakatanka.models import seat_records
+from campfire.games.wakatanka.tracking import Tracker, track_pair
 from campfire.games.wakatanka.view import WakatankaView
 from campfire.kernel.records import Record
 from campfire.kernel.state import State
@@ -34,6 +38,18 @@ from campfire.review.reviewer import Decision, Verdict
 WORLDS = 24
 OPTIONS = 5
 HORIZON = 8
+
+
+def race(tokens: Sequence[int], hands: Sequence[int], seat: int, scale: float = 1.5) -> float:
+    """`seat`'s chance to win where a playout stops, from tokens and hand sizes: each player is
+    as far from winning as the nearer of their two goals, the tokens still missing (each worth
+    `EXPERT_TOKEN` cards, as the expert counts them) or the cards still in hand (hard's
+    `standing`, with the expert's worth of a token)."""
+    distance = [
+        min((TOKENS_TO_WIN - t) * EXPERT_TOKEN, h + 0.5) for t, h in zip(tokens, hands, strict=True)
+    ]
+    weights = [math.exp(-d / scale) for d in distance]
+    return weights[seat] / sum(weights)
 
 
 def _said(action: Action) -> str:
@@ -72,8 +88,11 @@ class WakatankaSeatJudge:
         mine, public = track_pair(view)
         scored = sorted(scored_options(view, mine, public), key=lambda item: -item[0])
         options = [a for _, a in scored if a in legal][: self.options]
-        if played not in options:
-            options.append(played)
+        nxt = (me + 1) % view.players
+        racing = expert_options(view, seat_records(view)[nxt].call_rate)
+        for action in (next((a for _, a in racing if a in legal), played), played):
+            if action not in options:
+                options.append(action)
         for action in legal:  # a call answered by accept: both are always weighed
             if len(options) >= 2:
                 break
@@ -84,12 +103,14 @@ class WakatankaSeatJudge:
             medium_policy,
             lambda s: won_share(s, me),
             horizon=self.horizon,
-            fallback=lambda s: standing(s.tokens, s.hand_size, me, 1.5),
+            fallback=lambda s: race(s.tokens, s.hand_size, me),
         )
         values = evaluate(options, worlds, playout, self.rng)
-        played_value = values[options.index(played)]
         top = max(range(len(options)), key=lambda i: (round(values[i], 9), options[i] == played))
-        best, best_value = options[top], values[top]
+        best = options[top]
+        played_value = best_value = values[options.index(played)]
+        if best != played:
+            best_value, played_value = self.again(view, mine, playout, best, played)
         detail: dict[str, Any] = {
             "kind": "read",
             "played_value": round(played_value, 4),
@@ -118,6 +139,25 @@ class WakatankaSeatJudge:
             share += f", {_said(best)} {best_value:.0%}"
         note = "; ".join([*reads, share])
         return Verdict(best, best_value, played_value, note, detail)
+
+    def again(
+        self, view: WakatankaView, mine: Tracker, playout: Playout, best: Action, played: Action
+    ) -> tuple[float, float]:
+        """The best move and the played one valued again, in fresh worlds: the best of several
+        noisy estimates is biased upwards, so the first estimates do not measure the loss. The
+        played move's value is the best's less the mean difference over the worlds, less one
+        standard error of it (at least nothing): noise alone charges a move next to nothing."""
+        diffs = []
+        total = 0.0
+        for world, _ in self.dealer.deal(view, mine):
+            a = playout.after(world, best, self.rng)
+            b = playout.after(world, played, self.rng)
+            total += a
+            diffs.append(a - b)
+        best_value = total / len(diffs)
+        mean = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+        return best_value, best_value - max(0.0, mean - error)
 
 
 class WakatankaJudge:
