@@ -21,6 +21,7 @@ from campfire.review.reviewer import (
     accuracy,
     judge_for,
     label,
+    review_document,
     review_record,
 )
 
@@ -35,5 +36,6 @@ __all__ = [
     "accuracy",
     "judge_for",
     "label",
+    "review_document",
     "review_record",
 ]

@@ -232,3 +232,9 @@ def _decide(
         False,
         verdict.detail,
     )
+
+
+def review_document(record: dict[str, Any]) -> dict[str, Any]:
+    """The whole review (`Review.to_full_json`) of a finished record given as JSON. Module
+    level and plain data in and out, so a worker process can run it (the server does)."""
+    return review_record(Record.from_json(record)).to_full_json()

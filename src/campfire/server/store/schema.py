@@ -80,3 +80,12 @@ chat_t = Table(
     # migration 0004_removed: the record length when it was said (None: not known)
     Column("step", Integer, nullable=True),
 )
+
+#: migration 0007_reviews: a finished table's review (`campfire.review`, JSON), computed once
+reviews_t = Table(
+    "campfire_reviews",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("review", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)
