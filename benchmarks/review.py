@@ -16,6 +16,11 @@ orders in turn), plays it out and reviews the whole record (`campfire.review.rev
   same run: replaying the record without judging it.
 
 The load average is printed at the start and the end: what else the machine was doing.
+
+`--server`: the server's move round trip (a Waka Tanka table of four people, one WebSocket a
+seat, as `benchmarks.server` times it) with no review running, the reference, then while
+reviews of freshly finished bot tables run one after another (each one computed anew in the
+server's reviewing process): the median, p95 and p99 of both.
 """
 
 from __future__ import annotations
@@ -130,13 +135,91 @@ def show(summary: dict[str, Any]) -> None:
     )
 
 
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def server_p99(moves: int, tables: int = 8) -> dict[str, Any]:
+    """Move round trips on a served SQLite database, without and with reviews running."""
+    import random
+    import tempfile
+    import threading
+    from pathlib import Path
+
+    import httpx
+
+    from benchmarks.server import Served, over_websockets
+
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        served = Served(f"sqlite:///{Path(folder) / 'bench.sqlite3'}", None)
+        stop = threading.Event()
+        reviewed = [0]
+
+        # finished bot tables made beforehand: while the moves are timed, the server only
+        # reviews them (one after another, each a new review), it plays no bot game
+        http = httpx.Client(base_url=served.base, timeout=600)
+        finished = []
+        for _ in range(tables):
+            bots = {str(s): "medium" for s in range(4)}
+            body = {"game": "wakatanka", "players": 4, "bots": bots}
+            finished.append(http.post("/api/tables", json=body).json()["id"])
+        for table_id in finished:
+            while http.get(f"/api/tables/{table_id}").json()["status"] != "finished":
+                time.sleep(0.05)
+
+        def review_load() -> None:
+            for table_id in finished:
+                if stop.is_set():
+                    return
+                http.get(f"/api/tables/{table_id}/review").raise_for_status()
+                reviewed[0] += 1
+
+        try:
+            over_websockets(served, 40, random.Random(0))  # warm up
+            for label, load in (("without reviews", False), ("while reviews run", True)):
+                thread = threading.Thread(target=review_load) if load else None
+                if thread is not None:
+                    thread.start()
+                times = over_websockets(served, moves, random.Random(1))
+                stop.set()
+                if thread is not None:
+                    thread.join()
+                out[label] = {
+                    "moves": len(times),
+                    "p50_ms": round(1000 * statistics.median(times), 2),
+                    "p95_ms": round(1000 * percentile(times, 0.95), 2),
+                    "p99_ms": round(1000 * percentile(times, 0.99), 2),
+                }
+                stop.clear()
+            out["reviews_made"] = reviewed[0]
+        finally:
+            http.close()
+            served.close()
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=72)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--game", choices=["powwow", "wakatanka"], action="append")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--server", type=int, metavar="MOVES", default=0)
     args = parser.parse_args()
+    if args.server:
+        print(f"load average at the start: {os.getloadavg()}", flush=True)
+        found = server_p99(args.server)
+        for label in ("without reviews", "while reviews run"):
+            row = found[label]
+            print(
+                f"move over WebSocket, {label:<17}: p50 {row['p50_ms']} ms, p95 {row['p95_ms']}"
+                f" ms, p99 {row['p99_ms']} ms ({row['moves']} moves)"
+            )
+        print(f"reviews made while the moves were timed: {found['reviews_made']}")
+        print(f"load average at the end: {os.getloadavg()}", flush=True)
+        return
     names = args.game or ["powwow", "wakatanka"]
     print(f"load average at the start: {os.getloadavg()}", flush=True)
     out = []
