@@ -29,6 +29,10 @@ def add_page_routes(app: FastAPI) -> None:
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "table.html")
 
+    @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
+    async def account_page() -> FileResponse:
+        return FileResponse(STATIC / "account.html")
+
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "replay.html")

@@ -18,6 +18,7 @@ from typing import Any
 from campfire.kernel import Bot, Event, Game, State
 from campfire.server.cluster.bus import Presence
 from campfire.server.names import name_key
+from campfire.server.protocol import ChatHistory, ChatLine, TableChanged, Update
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.tables.connections import Connection, encode
 from campfire.server.tables.webgame import WebGame
@@ -88,13 +89,15 @@ class LiveTable:
     retired: dict[str, int] = field(default_factory=dict)
     #: shown in the lobby; otherwise reachable by its invite link only
     listed: bool = False
+    #: ratings move after each game; every person at it is signed in
+    rated: bool = False
     #: the creator's seat token hash: they may remove people from the waiting room
     host_hash: str | None = None
     #: seconds per turn (None: no clock) and when the running clock runs out
     clock: int | None = None
     deadline: float | None = None
     #: every chat message so far, in order (the "chat" message of each)
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     #: the number of the next chat line this copy has not taken (old lines roll out)
     chat_next: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -182,6 +185,7 @@ class LiveTable:
             "created": self.created,
             "has_page": self.web.has_page,
             "listed": self.listed,
+            "rated": self.rated,
             "host": self.host_seat(),
             "clock": self.clock_meta(),
         }
@@ -208,7 +212,7 @@ class LiveTable:
         full: bool,
         meta: dict[str, Any] | None = None,
         voice: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> Update:
         """The message one connection gets: its own view, the events it may see, its controls.
         `voice`: the seat whose words tell the events (a player who just became a spectator
         still reads "Your time ran out"); only events `seat` may see are told."""
@@ -218,15 +222,15 @@ class LiveTable:
         if self.status == PLAYING and seat is not None and state.to_move == seat:
             controls = self.web.controls(view, state.legal_actions())
         describe = self.describe
-        return {
-            "type": "update",
-            "at": self.at,
-            "full": full,
-            "table": self.meta() if meta is None else meta,
-            "view": view.to_json(),
-            "controls": controls,
-            "extras": self.web.extras(view),
-            "events": [
+        return Update(
+            type="update",
+            at=self.at,
+            full=full,
+            table=self.meta() if meta is None else meta,
+            view=view.to_json(),
+            controls=controls,
+            extras=self.web.extras(view),
+            events=[
                 {
                     "at": at,
                     "kind": e.kind,
@@ -236,7 +240,7 @@ class LiveTable:
                 for at, e in events
                 if e.visible_to(seat)
             ],
-        }
+        )
 
     def describe(self, event: Event, seat: int | None) -> str:
         """The game narrates its own events; the server narrates its own (the clock)."""
@@ -244,7 +248,7 @@ class LiveTable:
             return clock_text(event, seat)
         return self.game.describe(event, seat)
 
-    def push_chat(self, messages: list[dict[str, Any]], keep: int) -> None:
+    def push_chat(self, messages: list[ChatLine], keep: int) -> None:
         """Tell every connection the new lines; keep only the last `keep` in memory."""
         for message in messages:
             self.chat.append(message)
@@ -254,9 +258,9 @@ class LiveTable:
         if len(self.chat) > keep:
             del self.chat[: len(self.chat) - keep]
 
-    def chat_history(self, length: int) -> dict[str, Any]:
+    def chat_history(self, length: int) -> ChatHistory:
         """The chat so far, and the most characters a line may have (`length`)."""
-        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:], "length": length}
+        return ChatHistory(type="chat_history", messages=self.chat[-CHAT_HISTORY:], length=length)
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update; each seat's is built and encoded once."""
@@ -275,7 +279,7 @@ class LiveTable:
     def broadcast_meta(self) -> None:
         if not self.connections:
             return
-        message = encode({"type": "table", "table": self.meta()})
+        message = encode(TableChanged(type="table", table=self.meta()))
         for conn in list(self.connections):
             conn.push(message)
 

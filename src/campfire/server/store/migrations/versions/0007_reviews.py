@@ -2,7 +2,7 @@
 asks for it afterwards costs a read.
 
 Revision ID: 0007_reviews
-Revises: 0004_removed
+Revises: 0005_accounts
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_reviews"
-# the newest revision on the main line when this one was written; 0005 and 0006 (accounts,
-# ratings) come in on other lines and are put before this one when they are merged
-down_revision = "0004_removed"
+# the newest revision on the main line when this one was written; 0006_ratings comes in on
+# another line and is put before this one when it is merged
+down_revision = "0005_accounts"
 branch_labels = None
 depends_on = None
 
