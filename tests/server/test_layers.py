@@ -49,6 +49,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.driver",
             "tables.room",
             "tables.sync",
+            "tables.reviews",
             "tables.hub",
             "tables.handover",
         ],

@@ -232,3 +232,43 @@ def test_interrupting_a_recorded_game_names_the_record_and_writes_no_other_file(
     assert f"The game is saved in {kept}" in " ".join(game.text.split())
     assert Record.load(kept).replay().to_move == 0
     assert [p.name for p in tmp_path.iterdir()] == ["kept.json"]
+
+
+def test_review_after_the_game_judges_every_move_and_save_still_works(
+    terminals: list[Terminal], tmp_path: Path
+) -> None:
+    game = start(
+        terminals, tmp_path, "play", "powwow", "--players", "2", "--option", "buzzards=1",
+        "--seed", "1", "--pace", "0", columns=250,
+    )  # fmt: skip
+    game.expect("seat 0 > ")
+    game.type("guess 30\r")
+    game.expect("seat 0 > ")
+    game.type("dispute\r")
+    game.expect("game over > ")
+    game.type("review\r")
+    game.expect("Reviewing the game")
+    you = game.expect(re.compile(r"You \(seat 0\)( \(won\))?: accuracy (\d+\.\d)%"))
+    game.expect(re.compile(r"Seat 1 \([a-z]+ bot\)( \(won\))?: accuracy"))
+    game.expect("game over > ")
+    # the same review as `campfire review` gives of the saved game, move by move
+    game.type(f"save {tmp_path / 'end.json'}\r")
+    game.expect(f"Saved to {tmp_path / 'end.json'}")
+    from campfire.review import review_record
+
+    review = review_record(Record.load(tmp_path / "end.json"))
+    assert f"accuracy {review.summary(0)['accuracy']:.1f}%" in you
+    seat0 = review.of_seat(0)
+    assert [d.played for d in seat0] == [
+        {"action": "guess", "value": 30},
+        {"action": "dispute"},
+    ]
+    for d in seat0:
+        assert d.label in game.text
+        if d.best != d.played:
+            assert d.note in game.text
+    game.type("review 5\r")
+    game.expect("write 'review' for every seat, or 'review SEAT' for one")
+    game.type("quit\r")
+    game.expect("Goodbye.")
+    assert game.wait() == 0

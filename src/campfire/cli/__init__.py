@@ -8,7 +8,7 @@ import typer
 
 app = typer.Typer(
     name="campfire",
-    help="Pow Wow and Waka Tanka: play, replay, simulate.",
+    help="Pow Wow and Waka Tanka: play, replay, review, simulate.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -37,9 +37,9 @@ def _options(
 
 
 def _register() -> None:
-    from campfire.cli import arena, odds, play, replay, serve, simulate
+    from campfire.cli import arena, odds, play, replay, review, serve, simulate
 
-    for module in (replay, simulate, play, serve, arena, odds):
+    for module in (replay, simulate, play, serve, arena, odds, review):
         module.register(app)
 
 

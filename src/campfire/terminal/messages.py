@@ -35,12 +35,20 @@ CONFIRM_QUIT = "Leave without saving? yes, no, or save FILE > "
 YES = ("yes", "y", "quit")
 PLAY_ON = "Then play on."
 AFTER_THE_GAME = (
-    "The game is over: 'save FILE' keeps it, 'table' shows it again, 'help' lists what else"
-    " you can do, 'quit' leaves."
+    "The game is over: 'save FILE' keeps it, 'review' judges every move, 'table' shows it"
+    " again, 'help' lists what else you can do, 'quit' leaves."
 )
 END_PROMPT = "game over > "
 UNKNOWN_AFTER = "unknown command '{verb}': the game is over (help lists what you can do)"
 END_HELP_SAVE = "save FILE          save the finished game as a record (replay it later)"
+END_HELP_REVIEW = (
+    "review [SEAT]      every move judged by the top level: labels, better moves, accuracy"
+)
+REVIEW_USAGE = "write 'review' for every seat, or 'review SEAT' for one"
+REVIEWING = "Reviewing the game: every move is judged as the top level would judge it..."
+REVIEW_YOU = "You (seat {seat})"
+REVIEW_SEAT = "Seat {seat}"
+REVIEW_SEAT_ROLE = "Seat {seat} ({role})"
 END_HELP_TABLE = "table              the table as the game ended"
 END_HELP_HELP = "help               this list"
 END_HELP_QUIT = "quit               leave"

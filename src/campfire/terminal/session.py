@@ -433,6 +433,35 @@ def _end_save(session: Session, args: list[str]) -> int | None:
     return None
 
 
+def _end_review(session: Session, args: list[str]) -> int | None:
+    """'review [SEAT]': the review of the game just played (`campfire.review`), in words."""
+    from campfire.review import review_record
+    from campfire.review.text import lines
+
+    players = session.state.players
+    if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) < players)):
+        session.error(say.REVIEW_USAGE)
+        return None
+    seats = [int(args[0])] if args else None
+    session.console.print(say.REVIEWING, highlight=False, markup=False)
+    try:
+        review = review_record(session.record(), seats)
+    except ValueError as error:  # a game without a judge, say
+        session.error(str(error))
+        return None
+    names = []
+    for seat in range(players):
+        if seat == session.audience:
+            names.append(say.REVIEW_YOU.format(seat=seat))
+        elif len(session.humans) > 1 or seat not in session.humans:
+            names.append(say.REVIEW_SEAT_ROLE.format(seat=seat, role=session.role(seat)))
+        else:
+            names.append(say.REVIEW_SEAT.format(seat=seat))
+    for line in lines(review, names):
+        session.console.print(line, highlight=False, markup=False)
+    return None
+
+
 def _end_table(session: Session, args: list[str]) -> int | None:
     session.console.print(session.game.text.render(session.state.view(session.audience)))
     return None
@@ -452,6 +481,7 @@ def _end_quit(session: Session, args: list[str]) -> int | None:
 #: None to stay); `Session(end_commands=...)` adds more
 END_COMMANDS: dict[str, EndCommand] = {
     "save": (say.END_HELP_SAVE, _end_save),
+    "review": (say.END_HELP_REVIEW, _end_review),
     "table": (say.END_HELP_TABLE, _end_table),
     "help": (say.END_HELP_HELP, _end_help),
     "quit": (say.END_HELP_QUIT, _end_quit),

@@ -1,5 +1,9 @@
 """Pow Wow: guess the total of the feathers on every head but your own."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from campfire.games.powwow.actions import (
     AGREE,
     DISPUTE,
@@ -15,6 +19,18 @@ from campfire.games.powwow.game import GAME, Powwow
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PowwowState
 from campfire.games.powwow.view import PowwowView, RoundResult
+
+if TYPE_CHECKING:
+    from campfire.games.powwow.review import PowwowJudge
+
+
+def judge() -> PowwowJudge:
+    """The reviewer's judge of Pow Wow (`campfire.review`), loaded when a review asks for it:
+    the rules never import it, nor does it import the rules' game object."""
+    from campfire.games.powwow.review import PowwowJudge
+
+    return PowwowJudge()
+
 
 __all__ = [
     "AGREE",
@@ -33,4 +49,5 @@ __all__ = [
     "Reverse",
     "RoundResult",
     "count",
+    "judge",
 ]

@@ -60,6 +60,7 @@ from campfire.server.tables.hub import (
     TableSpec,
 )
 from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, token_hash
+from campfire.server.tables.reviews import Reviews
 from campfire.server.tables.webgame import web_game
 
 log = logging.getLogger("campfire.server")
@@ -151,6 +152,7 @@ def create_app(
         tick=min(1.0, choices[0] / 4),
     )
     ops = Operations(hub)
+    reviews = Reviews(storage, hub.store)
 
     hasher = Hasher()
     accounts = Accounts(
@@ -186,6 +188,7 @@ def create_app(
             await tenure.stop()
             await hub.stop()
             hasher.close()
+            reviews.close()
             storage.close()
 
     app = FastAPI(
@@ -200,6 +203,7 @@ def create_app(
     app.state.hub = hub
     app.state.storage = storage
     app.state.ops = ops
+    app.state.reviews = reviews
 
     # {"error": reason}, or a page saying it to a browser that opened the address (pages.py)
     @app.exception_handler(Refused)
@@ -527,6 +531,20 @@ def create_app(
             media_type="application/json",
             headers={"Content-Disposition": f'attachment; filename="{filename}"'},
         )
+
+    @app.get("/api/tables/{table_id}/review")
+    async def table_review(table_id: str) -> dict[str, Any]:
+        """Every move of the finished game judged (`campfire.review`): computed once, in a
+        worker process, and kept; everyone asking afterwards reads the kept one."""
+        table = await table_named(table_id)
+        await hub.sync.current(table)
+        if table.status != FINISHED:
+            raise Refused(
+                409,
+                "a review judges every move with everything revealed: it is ready when the "
+                "game ends",
+            )
+        return await reviews.of(table)
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay_step(table_id: str, step: int = 0) -> dict[str, Any]:

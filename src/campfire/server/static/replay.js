@@ -1,9 +1,10 @@
 // The replay of a finished game, one record entry at a time, with every hidden thing shown.
 import { api, el, logo, nameText, possessiveName, seatName, toast } from "/static/common.js";
+import { lossChart, moveVerdict, statsTable } from "/static/review.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
-const page = { table: null, board: null, step: 0, target: 0, steps: 0, timer: null, cache: new Map() };
+const page = { table: null, board: null, step: 0, target: 0, steps: 0, timer: null, cache: new Map(), review: null };
 
 const ctx = {
   you: null,
@@ -55,6 +56,35 @@ async function start() {
     else if (event.key === " ") { event.preventDefault(); togglePlay(); }
   });
   show(first);
+  loadReview();
+}
+
+/** The review (every move judged, from its seat's view): the chart and the statistics, and
+ * beside each move its label, the better move and the odds or read that decided it. */
+async function loadReview() {
+  const nameOf = (seat) => ctx.plainName(seat);
+  try {
+    page.review = await api(`/api/tables/${tableId}/review`);
+  } catch (error) {
+    $("review-status").textContent = `No review: ${error.message}`;
+    return;
+  }
+  page.reviewAt = new Map(page.review.decisions.map((d) => [d.index, d]));
+  $("review-status").textContent = "Each seat's loss move by move: how much of its expected share of the win a move gave up against the best one (click a dot to go to that move).";
+  $("review-chart").replaceChildren(lossChart(page.review, nameOf, (d) => go(d.index + 1)));
+  $("review-stats").replaceChildren(statsTable(page.review, nameOf));
+  showVerdict();
+  if (new URLSearchParams(location.search).has("review")) $("review").scrollIntoView();
+}
+
+function showVerdict() {
+  const decision = page.reviewAt && page.step > 0 ? page.reviewAt.get(page.step - 1) : null;
+  $("review-move").replaceChildren(...[moveVerdict(decision, (seat) => ctx.plainName(seat))].filter(Boolean));
+  for (const dot of document.querySelectorAll(".loss-dot.current")) dot.classList.remove("current");
+  if (decision) {
+    const dot = document.querySelector(`.loss-dot[data-index="${decision.index}"]`);
+    if (dot) dot.classList.add("current");
+  }
 }
 
 async function fetchStep(step) {
@@ -89,6 +119,7 @@ function show(data) {
   else if (!told.length) $("entry").textContent = "Nothing anyone can see changes at this step.";
   else $("entry").textContent = "";
   $("step-events").replaceChildren(...told.map((text) => el("li", {}, text)));
+  showVerdict();
   page.board.revealed(data);
   $("log").replaceChildren(...data.story.map((line) => el("li", {}, ctx.names(line))));
   showChat(data.chat);

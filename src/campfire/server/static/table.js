@@ -4,6 +4,7 @@ import {
   api, el, forgetSeat, logo, nameText, possessiveName, plural, ratingText, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat,
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
+import { statsTable } from "/static/review.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -924,6 +925,7 @@ function fillEnd() {
   } else if (table.next) {
     buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, "Watch the next game"));
   }
+  buttons.push(el("a", { class: "button", id: "review-link", href: `/replay/${tableId}?review=1` }, "Review this game"));
   buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, "Watch the replay"));
   buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, "Download the record"));
   buttons.push(el("a", { class: "button ghost", href: "/" }, "Lobby"));
@@ -935,9 +937,31 @@ function fillEnd() {
       : el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
     page.board.summary ? page.board.summary(page.msg) : null,
     el("div", { class: "end-buttons" }, buttons),
+    endReview(),
     el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
   ];
   $("end-body").replaceChildren(...parts.filter((part) => part));
+}
+
+/** The statistics of the review, in the end panel: asked for once, filled in when ready (the
+ * server judges every move once, for everyone, then keeps it). */
+function endReview() {
+  const box = el("section", { class: "review-box", id: "end-review", "aria-live": "polite" }, el("h3", {}, "How everyone played"));
+  if (page.review && page.review.data) {
+    box.append(statsTable(page.review.data, (s) => ctx.plainName(s)));
+  } else if (page.review && page.review.error) {
+    box.append(el("p", { class: "muted" }, `No review: ${page.review.error}`));
+  } else {
+    box.append(el("p", { class: "muted" }, "Every move is being judged…"));
+    if (!page.review) {
+      page.review = {};
+      api(`/api/tables/${tableId}/review`)
+        .then((data) => { page.review.data = data; })
+        .catch((error) => { page.review.error = error.message; })
+        .finally(() => { if ($("end-dialog").open) fillEnd(); });
+    }
+  }
+  return box;
 }
 
 async function playAgain() {

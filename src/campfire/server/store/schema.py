@@ -173,3 +173,12 @@ player_games_t = Table(
     Column("stats", Text, nullable=False, default="{}"),
     Column("at", Float, nullable=False),
 )
+
+#: migration 0007_reviews: a finished table's review (`campfire.review`, JSON), computed once
+reviews_t = Table(
+    "campfire_reviews",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("review", Text, nullable=False),
+    Column("created", Float, nullable=False),
+)

@@ -42,6 +42,7 @@ from campfire.server.store.schema import (
     WAITING,
     chat_t,
     moves_t,
+    reviews_t,
     seats_t,
     tables_t,
 )
@@ -374,7 +375,7 @@ class Storage:
             ).scalar_one()
             if status != WAITING:
                 raise Conflict("the game has started")
-            for t in (moves_t, seats_t, chat_t):
+            for t in (moves_t, seats_t, chat_t, reviews_t):
                 db.execute(delete(t).where(t.c.table_id == table_id))
             db.execute(delete(tables_t).where(tables_t.c.id == table_id))
 
@@ -512,11 +513,34 @@ class Storage:
 
     def delete(self, table_id: str) -> None:
         with self.engine.begin() as db:
-            for t in (moves_t, seats_t, chat_t):
+            for t in (moves_t, seats_t, chat_t, reviews_t):
                 db.execute(delete(t).where(t.c.table_id == table_id))
             db.execute(delete(tables_t).where(tables_t.c.id == table_id))
 
+    def save_review(self, table_id: str, text: str) -> str:
+        """Keep a finished table's review; the one kept, when another process kept one first
+        (the first stays: every review of the same record is the same)."""
+        try:
+            with self.engine.begin() as db:
+                db.execute(
+                    insert(reviews_t).values(table_id=table_id, review=text, created=time.time())
+                )
+        except IntegrityError:
+            kept = self.review(table_id)
+            if kept is not None:
+                return kept
+            raise
+        return text
+
     # --- reading ---------------------------------------------------------------------------
+    def review(self, table_id: str) -> str | None:
+        """A finished table's review as kept (JSON text), or None before one is made."""
+        with self.engine.connect() as db:
+            found: str | None = db.execute(
+                select(reviews_t.c.review).where(reviews_t.c.table_id == table_id)
+            ).scalar()
+            return found
+
     def load(self, table_id: str) -> tuple[TableRow, list[dict[str, Any]]] | None:
         """The table and its record entries, or None when there is no such table."""
         return self.load_since(table_id, 0)
