@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -84,11 +85,15 @@ def test_information_states_come_from_the_seat_view():
         state.apply_action(state.chance_outcomes()[0][0])
     inner = state.campfire
     for seat in range(3):
-        assert state.information_state_string(seat) == state.observation_string(seat)
+        view = inner.view(seat).to_json()
+        assert json.loads(state.observation_string(seat)) == view
+        assert json.loads(state.information_state_string(seat)) == {**view, "past_turns": []}
         sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert sample.information_state_string(seat) == state.information_state_string(seat)
         encoded = get_game("powwow").encoding(3).observe(inner.view(seat))
-        assert state.information_state_tensor(seat) == pytest.approx(encoded)
+        assert state.observation_tensor(seat) == pytest.approx(encoded)
+        # the information state begins with the observation, then what it leaves out
+        assert state.information_state_tensor(seat)[: len(encoded)] == pytest.approx(encoded)
 
 
 def test_bad_parameters_are_refused_with_the_reason():

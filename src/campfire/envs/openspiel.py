@@ -7,9 +7,11 @@
 The states run in draw mode (`chance="draw"`): every feather or card drawn from a face-down stack
 is one OpenSpiel chance node whose outcomes are the distinct items left, with their
 probabilities (`State.chance_outcomes`), and Waka Tanka's starting marker is a chance node of its
-six tiles. Action and chance numbers come from the game's `Encoding`; information-state and
-observation tensors and strings come from the seat view only. `resample_from_infostate` fills in
-what the seat cannot see with `Game.sample_state`, which is what OpenSpiel's IS-MCTS needs.
+six tiles. Action and chance numbers come from the game's `Encoding`; observation tensors and
+strings come from the seat view only, information-state ones (perfect recall) from the seat
+view and the public moves of the game (`campfire.envs.infostate`). `resample_from_infostate`
+fills in what the seat cannot see with `Game.sample_state`, which is what OpenSpiel's IS-MCTS
+needs.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from campfire.envs.infostate import PowwowInfostate, WakatankaInfostate, moves
 from campfire.kernel.chance import (
     ChanceOutcome,
     ChanceSpec,
@@ -89,12 +92,31 @@ class _Box:
     per-step caches behind (a copy starts with none).
     """
 
-    __slots__ = ("chance", "encoding", "legal", "name", "options", "spec", "state", "tables")
+    __slots__ = (
+        "chance",
+        "encoding",
+        "legal",
+        "name",
+        "options",
+        "prefix",
+        "spec",
+        "state",
+        "tables",
+    )
 
-    def __init__(self, name: str, options: dict[str, Any], state: State[Any, Any]) -> None:
+    def __init__(
+        self,
+        name: str,
+        options: dict[str, Any],
+        state: State[Any, Any],
+        prefix: tuple[PlayerMove, ...] = (),
+    ) -> None:
         self.name = name
         self.options = options
         self.state = state
+        # the moves made before `state.history` begins (a state resampled from an information
+        # state starts with an empty history): perfect recall keeps them
+        self.prefix = prefix
         key = tuple(sorted(options.items()))
         self.encoding = _encoding(name, state.players, key)
         self.tables = _tables(name, state.players, key)
@@ -103,10 +125,14 @@ class _Box:
         self.spec: ChanceSpec | None = None  # and the chance they resolve
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.name, self.options, self.state.clone())
+        return _Box(self.name, self.options, self.state.clone(), self.prefix)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_Box, (self.name, self.options, self.state))
+        return (_Box, (self.name, self.options, self.state, self.prefix))
+
+    def moves(self) -> list[PlayerMove]:
+        """Every move of the game so far, the prefix included."""
+        return [*self.prefix, *moves(self.state)]
 
 
 class _Tables:
@@ -284,6 +310,7 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         self.encoding = encoding
         self.rng = random.Random()
         self.initial: State[Any, Any] | None = None
+        self.perfect_recall: PowwowInfostate | WakatankaInfostate | None = None
 
     def new_initial_state(self, state: State[Any, Any] | None = None) -> CampfireState:
         if state is None:
@@ -298,14 +325,26 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> ViewObserver:
+    ) -> ViewObserver | InfostateObserver:
         if params:
             raise ValueError(f"observer parameters are not supported, got {dict(params)}")
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         private = kind.private_info
         if not kind.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError("observations come from one seat's view or the public view only")
-        return ViewObserver(self.encoding, private == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+        single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if kind.perfect_recall:
+            return InfostateObserver(self.infostate(), single)
+        return ViewObserver(self.encoding, single)
+
+    def infostate(self) -> PowwowInfostate | WakatankaInfostate:
+        """The perfect-recall information state of this game (`campfire.envs.infostate`)."""
+        if self.perfect_recall is None:
+            if self.campfire_name == "powwow":
+                self.perfect_recall = PowwowInfostate(self.encoding)
+            else:
+                self.perfect_recall = WakatankaInfostate(self.encoding, self.max_game_length())
+        return self.perfect_recall
 
 
 def _player(state: State[Any, Any]) -> int:
@@ -430,7 +469,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game()
         rng = random.Random(int(sampler() * 2**53))
         sample = state.game.sample_state(state.view(player), rng, chance="draw")
-        return CampfireState(game, sample)
+        resampled = CampfireState(game, sample)
+        resampled.box.prefix = tuple(self.box.moves())  # the sample's history starts empty
+        return resampled
 
     def __str__(self) -> str:
         state = self.box.state
@@ -472,6 +513,32 @@ class ViewObserver:
 
     def string_from(self, state: CampfireState, player: int) -> str:
         return json.dumps(self._view(state, player).to_json(), separators=(",", ":"))
+
+
+class InfostateObserver:
+    """OpenSpiel's observer protocol for perfect-recall information states: the tensor and the
+    string of `campfire.envs.infostate` (the view, and for Pow Wow the turns of past rounds)."""
+
+    def __init__(self, infostate: PowwowInfostate | WakatankaInfostate, private: bool) -> None:
+        self.infostate = infostate
+        self.private = private
+        self.tensor = np.zeros(infostate.size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size in infostate.sections:
+            self.dict[name] = self.tensor[at : at + size]
+            at += size
+
+    def _parts(self, state: CampfireState, player: int) -> tuple[Any, list[list[tuple[int, int]]]]:
+        box = state.box
+        view = box.state.view(player if self.private else None)
+        return view, self.infostate.past_rounds(box.moves())
+
+    def set_from(self, state: CampfireState, player: int) -> None:
+        self.tensor[:] = self.infostate.tensor(*self._parts(state, player))
+
+    def string_from(self, state: CampfireState, player: int) -> str:
+        return json.dumps(self.infostate.string(*self._parts(state, player)), separators=(",", ":"))
 
 
 def _game_type(name: str, title: str) -> Any:
