@@ -45,17 +45,31 @@ from campfire.kernel.state import Game, PlayerMove, State
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-#: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 stands for it)
-PARAMETERS: dict[str, dict[str, int | bool]] = {
+#: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 or "" stands for it);
+#: those after `first_player` make research variants (`RESEARCH`), never offered at the tables
+PARAMETERS: dict[str, dict[str, int | bool | str]] = {
     "powwow": {
         "players": 4,
         "buzzards": 3,
         "tomahawks": False,
         "end_after_eliminations": 0,
         "first_player": 0,
+        "guess_min": -20,
+        "guess_max": 238,
+        "feathers": "",
+        "max_guesses": 0,
     },
-    "wakatanka": {"players": 4, "first_player": 0},
+    "wakatanka": {
+        "players": 4,
+        "first_player": 0,
+        "animals": 6,
+        "cards": 0,
+        "tokens_to_win": 4,
+        "max_turns": 0,
+    },
 }
+#: the parameters whose 0 or "" stands for none
+_NONE_WHEN_EMPTY = {"end_after_eliminations", "feathers", "max_guesses", "cards", "max_turns"}
 #: an upper bound of Waka Tanka's length for OpenSpiel; the rules set none (cards can go back
 #: and forth for ever), but random play ends within a few hundred moves
 WAKATANKA_MAX_LENGTH = 10_000
@@ -64,8 +78,9 @@ WAKATANKA_MAX_LENGTH = 10_000
 def _options(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Campfire options from OpenSpiel parameters."""
     options = {key: value for key, value in params.items() if key != "players"}
-    if name == "powwow" and not options.get("end_after_eliminations"):
-        options["end_after_eliminations"] = None
+    for key in _NONE_WHEN_EMPTY & options.keys():
+        if not options[key]:
+            options[key] = None
     return options
 
 
@@ -79,7 +94,14 @@ def _max_length(name: str, players: int, options: Mapping[str, Any]) -> int:
         # rounds: each gives one buzzard; a round: up to 259 guesses, a dispute, an agree or a
         # reverse per player, and the draws (a feather per player, extras, the `?` turn-over)
         rounds = players * int(options.get("buzzards", 3))
-        return rounds * (261 + 4 * players)
+        guesses = int(options.get("guess_max", 238)) - int(options.get("guess_min", -20)) + 1
+        if options.get("max_guesses"):
+            guesses = min(guesses, int(options["max_guesses"]))
+        return rounds * (guesses + 2 + 4 * players)
+    if options.get("max_turns"):  # the turns, the deal and the marker
+        animals = int(options.get("animals", 6))
+        cards = options.get("cards") or {3: 4, 4: 5}.get(players, 6)
+        return int(options["max_turns"]) + (animals + 1) * int(cards) + 1
     return WAKATANKA_MAX_LENGTH
 
 
