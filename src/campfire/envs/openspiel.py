@@ -347,14 +347,19 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> ViewObserver | InfostateObserver:
+    ) -> ViewObserver | InfostateObserver | PrivateObserver:
         if params:
             raise ValueError(f"observer parameters are not supported, got {dict(params)}")
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         private = kind.private_info
-        if not kind.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("observations come from one seat's view or the public view only")
         single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if not kind.public_info and single and not kind.perfect_recall:
+            return PrivateObserver(self.encoding, self.campfire_name)
+        if not kind.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "observations come from one seat's view, the public view, or (without the "
+                "public part and perfect recall) what one seat alone sees"
+            )
         if kind.perfect_recall:
             return InfostateObserver(self.infostate(), single)
         return ViewObserver(self.encoding, single)
@@ -535,6 +540,52 @@ class ViewObserver:
 
     def string_from(self, state: CampfireState, player: int) -> str:
         return json.dumps(self._view(state, player).to_json(), separators=(",", ":"))
+
+
+class PrivateObserver:
+    """What one seat sees and some other seat does not (OpenSpiel's private observation, the
+    factored half its playthroughs show): in Pow Wow the feathers it sees on the others' heads
+    (the `worn` section), in Waka Tanka its hand and its own face-down cards on each tile."""
+
+    def __init__(self, encoding: Encoding, name: str) -> None:
+        self.encoding = encoding
+        self.name = name
+        offsets: dict[str, tuple[int, int]] = {}
+        at = 0
+        for section, size in encoding.sections:
+            offsets[section] = (at, size)
+            at += size
+        self.parts: list[tuple[str, list[int]]] = []
+        if name == "powwow":
+            start, size = offsets["worn"]
+            self.parts.append(("worn", list(range(start, start + size))))
+        else:
+            start, size = offsets["hand"]
+            self.parts.append(("hand", list(range(start, start + size))))
+            start, size = offsets["stacks"]
+            tile = size // 6  # per tile: its size, own cards by kind, cards by placer
+            own = [start + t * tile + 1 + card for t in range(6) for card in range(7)]
+            self.parts.append(("placed", own))
+        self.indices = np.array([i for _, part in self.parts for i in part], np.int64)
+        self.tensor = np.zeros(len(self.indices), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for section, part in self.parts:
+            self.dict[section] = self.tensor[at : at + len(part)]
+            at += len(part)
+
+    def set_from(self, state: CampfireState, player: int) -> None:
+        observed = np.frombuffer(self.encoding.observe(state.box.state.view(player)), np.float32)
+        self.tensor[:] = observed[self.indices]
+
+    def string_from(self, state: CampfireState, player: int) -> str:
+        view = state.box.state.view(player)
+        if self.name == "powwow":
+            shown: dict[str, Any] = {"seat": player, "feathers": [list(f) for f in view.feathers]}
+        else:
+            placed = {t: [s.card for s in slots if s.card] for t, slots in view.stacks.items()}
+            shown = {"seat": player, "hand": list(view.hand or ()), "placed": placed}
+        return json.dumps(shown, separators=(",", ":"))
 
 
 class InfostateObserver:
