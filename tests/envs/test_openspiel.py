@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -201,3 +202,27 @@ def test_numbered_answers_are_the_kernels_own(name, params):
                 state.apply_action(int(rng.choice(expected_legal)))
                 turns += 1
     assert draws > 0 and turns > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("python_campfire_powwow", {"players": 3, "buzzards": 1, "tomahawks": True}),
+        ("python_campfire_wakatanka", {"players": 3}),
+    ],
+)
+def test_campfire_bots_play_in_a_pyspiel_loop(name: str, params: dict[str, Any]) -> None:
+    """Every seat a Campfire bot of another level, through `pyspiel.evaluate_bots` (C++ calls
+    the Python bots back)."""
+    from campfire.envs.openspiel import CampfireBot
+
+    game = pyspiel.load_game(name, params)
+    bots = [
+        CampfireBot(game, p, level, seed=p) for p, level in enumerate(("easy", "medium", "hard"))
+    ]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
+    assert sum(returns) == pytest.approx(0.0) and max(returns) > 0
+    with pytest.raises(ValueError, match="unknown bot level 'genius'"):
+        CampfireBot(game, 0, "genius")
+    with pytest.raises(ValueError, match="no player 3"):
+        CampfireBot(game, 3, "easy")

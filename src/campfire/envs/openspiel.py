@@ -614,6 +614,49 @@ class InfostateObserver:
         return json.dumps(self.infostate.string(*self._parts(state, player)), separators=(",", ":"))
 
 
+class CampfireBot(pyspiel.Bot):  # type: ignore[misc]
+    """A Campfire bot of any level seated in a pyspiel loop, as OpenSpiel's own bots are:
+
+        bot = CampfireBot(game, player=1, level="hard", seed=7)
+        action = bot.step(state)  # an action number, legal in `state`
+
+    `level` is any level the game offers (`campfire.bots.levels`) or `module:factory`. The bot
+    sees `state` only through `player`'s seat view, as at a table; `step` asks it for a move at
+    `player`'s turn and numbers it with the game's encoding.
+    """
+
+    def __init__(
+        self, game: CampfireGame, player: int, level: str, seed: int | None = None
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        from campfire.bots import make_bot
+
+        if not isinstance(game, CampfireGame):
+            raise TypeError(f"a CampfireBot plays a Campfire game, not {game}")
+        if not 0 <= player < game.players:
+            raise ValueError(f"there is no player {player} in a game of {game.players}")
+        self.game = game
+        self.player = player
+        self.level = level
+        self.bot = make_bot(game.campfire, level, seed, imports=True)
+
+    def step(self, state: CampfireState) -> int:
+        inner = state.box.state
+        if inner.to_move != self.player:
+            raise ValueError(f"it is not player {self.player}'s turn")
+        action = self.bot.choose(inner.view(self.player), inner.legal_actions())
+        return int(state.box.encoding.action_index(action))
+
+    def restart_at(self, state: CampfireState) -> None:
+        return None  # the bot reads the whole seat view at every step
+
+    def inform_action(self, state: CampfireState, player: int, action: int) -> None:
+        return None
+
+    def provides_policy(self) -> bool:
+        return False
+
+
 def _game_type(name: str, title: str) -> Any:
     campfire = get_game(name)
     return pyspiel.GameType(
