@@ -1,5 +1,5 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
-import { api, el, forgetSeat, logo, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
+import { api, el, forgetSeat, logo, ratingText, refusalBox, saveName, saveSeat, savedName, savedSeats, seatRatings, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
@@ -9,6 +9,10 @@ const BLURB = {
 let games = [];
 const PAGE = 10;
 let offset = 0;
+/** the signed-in players' ratings at the tables listed: {tableId: {seat: {rating, provisional}}} */
+let ratings = {};
+/** The signed-in account (null: a guest). */
+let account = null;
 
 async function start() {
   $("hero-logo").append(logo(56));
@@ -29,9 +33,13 @@ async function start() {
   });
   $("players").addEventListener("change", drawSeats);
   $("new-table").addEventListener("submit", create);
+  // the page opens with the button off: a click before this script is ready would send the
+  // form as a plain page load
+  $("create-btn").disabled = false;
   $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); refresh(); });
   $("older").addEventListener("click", () => { offset += PAGE; refresh(); });
   gameChanged();
+  await signedIn();
   refresh();
   mine();
   setInterval(refresh, 5000);
@@ -88,6 +96,8 @@ async function create(event) {
   const g = chosen();
   const name = $("your-name").value.trim();
   $("form-error").textContent = "";
+  $("form-refusal").hidden = true;
+  $("form-refusal").replaceChildren();
   if (!name) {
     $("form-error").textContent = "Enter your name first.";
     $("your-name").focus();
@@ -108,16 +118,37 @@ async function create(event) {
   const body = { game: g.name, players: Number($("players").value), options, bots, name, seat: 0 };
   // sent only when asked for: an unlisted table without a clock is the default
   if ($("listed").checked) body.listed = true;
+  if ($("rated").checked) body.rated = true;
   if ($("clock").value) body.clock = Number($("clock").value);
   try {
     const made = await api("/api/tables", { method: "POST", body });
-    saveName(name);
+    if (!account) saveName(name);
     saveSeat(made.id, made.seat, made.token);
     location.assign(`/t/${made.id}`);
   } catch (error) {
-    $("form-error").textContent = error.message;
-    $("create-btn").disabled = false;
+    if (error.status === 429) refused(error);
+    else {
+      $("form-error").textContent = error.message;
+      $("create-btn").disabled = false;
+    }
   }
+}
+
+/** Too many tables from this address: say so plainly, what to do, and when to try again. */
+function refused(error) {
+  const timed = error.retryAfter !== null && error.retryAfter !== undefined;
+  const advice = timed
+    ? "One address may open only so many tables a minute, so that no script can fill the server. Your tables so far are kept (Your games)."
+    : "Tables waiting for friends count until their game starts: start a game at one of them, cancel one from its page (Cancel this table), or play with bots only, which never waits.";
+  const box = refusalBox({
+    heading: "You cannot start another table just now",
+    reason: error.message,
+    advice,
+    retryAfter: timed ? error.retryAfter : null,
+    ready: () => { $("create-btn").disabled = false; },
+  });
+  $("form-refusal").replaceChildren(box);
+  $("form-refusal").hidden = false;
 }
 
 async function refresh() {
@@ -137,6 +168,7 @@ async function refresh() {
   $("newer").disabled = offset === 0;
   $("older").disabled = !lists.some((l) => l.length >= PAGE);
   $("page-label").textContent = offset ? `tables ${offset + 1}–${offset + PAGE}` : "";
+  ratings = await seatRatings(lists.flat().map((t) => t.id));
   fill("open-tables", listing.waiting, (t) => [`Join`, `/t/${t.id}`], "No table is waiting for players.");
   fill("live-tables", listing.playing, (t) => [`Watch`, `/t/${t.id}`], "Nobody is playing right now.");
   fill("done-tables", listing.finished, (t) => [`Replay`, `/replay/${t.id}`], "No finished games yet.");
@@ -150,7 +182,8 @@ function fill(id, tables, link, empty) {
   }
   list.replaceChildren(...tables.map((t) => {
     const [label, href] = link(t);
-    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name || "free seat")).join(", ");
+    const rated = (s) => (ratingText(ratings, t.id, s.seat) ? ` (${ratingText(ratings, t.id, s.seat)})` : "");
+    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name ? `${s.name}${rated(s)}` : "free seat")).join(", ");
     const free = t.seats.filter((s) => !s.taken).length;
     return el("li", {},
       el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, `${t.players} players${free ? ` · ${free} free` : ""}`),
@@ -159,9 +192,29 @@ function fill(id, tables, link, empty) {
   }));
 }
 
-/** The tables this browser has a seat at (kept with their seat tokens), newest first. */
+/** Who is signed in: their name is the name they sit under, and they may open rated tables. */
+async function signedIn() {
+  try {
+    const session = await api("/api/session");
+    account = session.name ? session : null;
+  } catch {
+    account = null;
+  }
+  if (!account) return;
+  const strip = $("account-strip");
+  strip.replaceChildren("Signed in as ", el("strong", { id: "signed-in-name" }, account.name), " · ", el("a", { href: "/account" }, "Account"));
+  $("your-name").value = account.name;
+  $("your-name").readOnly = true;
+  $("rated").disabled = false;
+}
+
+/** The tables this browser has a seat at (kept with their seat tokens), and, signed in, the
+ * account's tables on any device; newest first. */
 async function mine() {
   const seats = savedSeats().slice(0, 12);
+  for (const t of account ? account.tables : []) {
+    if (t.status !== "finished" && !seats.some((s) => s.id === t.id)) seats.push({ id: t.id, seat: t.seat });
+  }
   const rows = await Promise.all(seats.map(async (s) => {
     try {
       return { ...s, table: await api(`/api/tables/${s.id}`) };

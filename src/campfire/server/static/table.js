@@ -1,8 +1,8 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, possessiveName, plural, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName, setting,
-  toast,
+  api, el, forgetSeat, logo, nameText, possessiveName, plural, ratingText, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat,
+  seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -32,6 +32,8 @@ const ctx = {
   plainName: (seat) => seatName(page.table, seat, null),
   possessive: (seat) => possessiveName(page.table, seat, you()),
   names: (text) => nameText(text, page.table, you()),
+  /** the rating beside a signed-in player's name (null: a guest or a bot) */
+  rating: (seat) => ratingText(page.ratings, page.table && page.table.id, seat),
   act,
   toast,
   present,
@@ -68,10 +70,28 @@ async function start() {
     return;
   }
   page.table = table;
+  if (!page.seat) await accountSeat();
+  await loadRatings(table);
   $("title").textContent = table.title;
   document.title = `${table.title} — Campfire`;
   await loadGame(table);
   connect();
+}
+
+/** The ratings beside the names, fetched again when someone else sits down. */
+async function loadRatings(table) {
+  const who = table.seats.map((s) => `${s.kind}:${s.name || ""}`).join("|");
+  if (page.ratingsFor === who) return false;
+  page.ratingsFor = who;
+  page.ratings = await seatRatings([table.id]);
+  return true;
+}
+
+function ratingsChanged(table) {
+  loadRatings(table).then((changed) => {
+    if (changed && page.msg) page.board.update(page.msg, { newEvents: [], metaOnly: true });
+    if (changed) frame();
+  });
 }
 
 function isTyping(target) {
@@ -389,6 +409,7 @@ function receive(message) {
     update(message);
   } else if (message.type === "table") {
     page.table = message.table;
+    ratingsChanged(message.table);
     page.metaAt = performance.now();
     if (page.msg) {
       page.msg.table = message.table;
@@ -425,6 +446,10 @@ function receive(message) {
       page.seat = null;
       toast(`${message.reason}. You are watching.`);
       page.ws.close();
+    } else if (message.fatal && message.status === 429) {
+      page.stopped = true;
+      setConn("not connected", "bad");
+      crowded(message);
     } else if (message.fatal) {
       page.stopped = true;
       setConn("closed", "bad");
@@ -435,10 +460,38 @@ function receive(message) {
   }
 }
 
+/** The socket was refused for a crowd (429: too many watchers here, or from this address): a
+ * panel that stays, says what to do, and connects again when asked. */
+function crowded(message) {
+  $("refusal")?.remove();
+  const again = el("button", { type: "button", class: "primary", id: "retry-btn" }, "Try again");
+  const box = refusalBox({
+    heading: page.seat ? "Your seat could not connect just now" : "You cannot watch this table just now",
+    reason: message.reason,
+    advice: "Players with a seat always get in; watchers are limited at each table and from each address. Close another tab that watches this table, or try again in a little while.",
+    retryAfter: Number.isFinite(message.retry_after) ? message.retry_after : null,
+    actions: [again, el("a", { class: "button", href: "/" }, "Back to the lobby")],
+  });
+  box.id = "refusal";
+  // nothing to play or invite to from here: only the way back in
+  $("controls").hidden = true;
+  $("invite-btn").hidden = true;
+  again.addEventListener("click", () => {
+    box.remove();
+    $("controls").hidden = false;
+    page.stopped = false;
+    page.retry = 0;
+    connect();
+  });
+  $("stage").prepend(box);
+  box.scrollIntoView({ block: "nearest" });
+}
+
 function update(message) {
   const before = page.msg;
   page.msg = message;
   page.table = message.table;
+  ratingsChanged(message.table);
   page.metaAt = performance.now();
   if (message.full) $("log").replaceChildren();
   addLog(message.events);
@@ -591,6 +644,7 @@ function waitingRoom() {
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
     el("span", { class: "seat-no" }, `Seat ${s.seat}`),
     el("span", {}, s.kind === "bot" ? `${s.name} · ${s.level} bot` : s.taken ? (s.seat === you() ? `${s.name} (you)` : s.name) : "free"),
+    ctx.rating(s.seat) ? el("span", { class: "seat-rating" }, ctx.rating(s.seat)) : null,
     s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? "connected" : "not connected" }) : null,
     hosting && s.kind === "human" && s.taken && s.seat !== you()
       ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, "Remove")
@@ -652,6 +706,21 @@ function inviteRow() {
   return el("div", { class: "copy-row" },
     el("input", { readonly: true, value: url, "aria-label": "Invite link", id: "room-invite" }),
     el("button", { type: "button", onclick: () => copy(url) }, "Copy invite link"));
+}
+
+/** A signed-in player's seat on a device that holds no token for it (another device, or a
+ * cleared browser): the server hands this device a token for the account's seat. */
+async function accountSeat() {
+  try {
+    const session = await api("/api/session");
+    if (!session.name || !session.tables.some((t) => t.id === tableId)) return;
+    const got = await api(`/api/tables/${tableId}/seat`, { method: "POST" });
+    saveSeat(tableId, got.seat, got.token);
+    page.seat = { seat: got.seat, token: got.token };
+    page.table = got.table;
+  } catch {
+    // a guest, or the seat is a bot's now: watch as before
+  }
 }
 
 function joinForm(free) {

@@ -1,0 +1,437 @@
+"""What moves between server processes: change notices, bot-driving leases, presence, counters.
+
+The database is the record of truth; the bus only says *that* a table changed, and each process
+catches up from the database by record index, so a lost notice delays an update but never
+reorders or loses one (every process also compares versions every few seconds).
+
+`LocalBus` is the embedded default: one process, nothing to run. `RedisBus` serves any number of
+processes on one database: one pub/sub channel for notices, `SET NX PX` leases so each table's
+bots are driven by one process at a time (another takes over when a lease runs out), a hash per
+table for who is connected where, and sorted sets for per-address rate limits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from campfire.server.batch import Batcher
+from campfire.server.protocol import EVERY_TABLE, Carried, Envelope, NoticeKind, PresenceCarried
+
+log = logging.getLogger("campfire.server")
+
+#: seconds a bot-driving lease lasts unless its process renews it
+LEASE_SECONDS = 8.0
+#: seconds between a process's presence heartbeats, and how long one counts
+HEARTBEAT_SECONDS = 4.0
+PRESENCE_SECONDS = 12.0
+
+#: notice(table_id, kind, data): data is what the notice carries, or None
+Notice = Callable[[str, str, "dict[str, Any] | None"], None]
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Whether a seat's player has a connection anywhere, and since when they are away."""
+
+    online: bool
+    away_since: float | None  # wall-clock seconds; None when unknown
+
+    def carried(self, seat: int) -> PresenceCarried:
+        """What a notice carries of it, so the other processes need not read it again."""
+        return PresenceCarried(seat=seat, online=self.online, since=self.away_since)
+
+    @staticmethod
+    def from_carried(data: Any) -> tuple[int, Presence] | None:
+        """The seat and its presence a notice carried; None for a notice without (an older
+        process's) or one that is malformed: the receiver reads the presence itself."""
+        if not isinstance(data, dict):
+            return None
+        seat, online, since = data.get("seat"), data.get("online"), data.get("since")
+        if not isinstance(seat, int) or not isinstance(online, bool):
+            return None
+        if since is not None and not isinstance(since, (int, float)):
+            return None
+        return seat, Presence(online, None if since is None else float(since))
+
+
+def process_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Bus:
+    """One process on its own: notices go nowhere, every lease is granted."""
+
+    shared = False
+
+    def __init__(self) -> None:
+        self.process = process_name()
+        self._presence: dict[tuple[str, int], float | None] = {}
+        self._hits: dict[str, deque[float]] = {}
+
+    async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
+        """Begin delivering other processes' notices to `notice(table_id, kind)`; `present`
+        lists the (table, seat) pairs this process has connections for."""
+
+    async def stop(self) -> None:
+        pass
+
+    async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
+        pass
+
+    # --- bot-driving leases ----------------------------------------------------------------
+    async def acquire(self, table_id: str) -> bool:
+        return True
+
+    async def renew(self, table_id: str) -> bool:
+        return True
+
+    async def release(self, table_id: str) -> None:
+        pass
+
+    # --- presence --------------------------------------------------------------------------
+    async def present(
+        self, table_id: str, seat: int, online: bool, *, seated: bool = False
+    ) -> Presence:
+        """This process's first connection for the seat opened (True) or its last closed;
+        gives the seat's presence after the change, every process counted, so that the
+        notice telling the others can carry it. `seated`: someone new just took the seat,
+        and their away clock starts now, whatever the seat's last player left behind."""
+        self._presence[(table_id, seat)] = None if online else time.time()
+        return (await self.presence(table_id, [seat]))[seat]
+
+    async def presence(self, table_id: str, seats: Iterable[int]) -> dict[int, Presence]:
+        out = {}
+        for seat in seats:
+            known = (table_id, seat) in self._presence
+            since = self._presence.get((table_id, seat))
+            out[seat] = Presence(known and since is None, since)
+        return out
+
+    async def presence_at(self, wanted: list[tuple[str, list[int]]]) -> list[dict[int, Presence]]:
+        """`presence` for many tables at once: (table id, seats) each, answers in that order."""
+        return [await self.presence(table_id, seats) for table_id, seats in wanted]
+
+    # --- shared counters -------------------------------------------------------------------
+    async def hit(self, key: str, limit: int, window: float) -> float | None:
+        """Count one event for `key` unless `limit` happened in the last `window` seconds;
+        None when counted, else the seconds until the oldest one leaves the window."""
+        now = time.monotonic()
+        if len(self._hits) > 10_000:  # forget the keys that have gone quiet
+            self._hits = {k: q for k, q in self._hits.items() if q and now - q[-1] < window}
+        recent = self._hits.setdefault(key, deque())
+        while recent and now - recent[0] >= window:
+            recent.popleft()
+        if len(recent) >= limit:
+            return window - (now - recent[0])
+        recent.append(now)
+        return None
+
+
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+_PRESENT = """
+if ARGV[2] == '1' then
+    redis.call('hset', KEYS[1], ARGV[1], ARGV[3])
+    redis.call('hdel', KEYS[1], ARGV[5])
+else
+    redis.call('hdel', KEYS[1], ARGV[1])
+    local fields = redis.call('hgetall', KEYS[1])
+    local fresh = false
+    for i = 1, #fields, 2 do
+        if string.sub(fields[i], 1, #ARGV[7]) == ARGV[7]
+            and tonumber(fields[i + 1]) > tonumber(ARGV[4]) then
+            fresh = true
+        end
+    end
+    if ARGV[8] == '1' then
+        redis.call('hset', KEYS[1], ARGV[5], ARGV[4])
+    elseif not fresh then
+        redis.call('hsetnx', KEYS[1], ARGV[5], ARGV[4])
+    end
+end
+redis.call('expire', KEYS[1], ARGV[6])
+return redis.call('hgetall', KEYS[1])
+"""
+_HIT = """
+redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+local count = redis.call('zcard', KEYS[1])
+if count >= tonumber(ARGV[3]) then
+    local oldest = redis.call('zrange', KEYS[1], 0, 0, 'WITHSCORES')
+    return tostring(oldest[2])
+end
+redis.call('zadd', KEYS[1], ARGV[1], ARGV[4])
+redis.call('pexpire', KEYS[1], math.ceil(ARGV[2] * 1000))
+return false
+"""
+
+
+class RedisBus(Bus):
+    """Processes on one database, joined through one Redis server."""
+
+    shared = True
+
+    def __init__(self, url: str, namespace: str) -> None:
+        super().__init__()
+        import redis.asyncio as aioredis
+
+        self.url = url
+        self.redis: Any = aioredis.from_url(url, socket_connect_timeout=5, health_check_interval=10)
+        self.ns = f"campfire:{namespace}:"
+        self.channel = self.ns + "notices"
+        self._tasks: list[asyncio.Task[None]] = []
+        self._notice: Notice | None = None
+        self._present: Callable[[], Iterable[tuple[str, int]]] = list
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._hit = self.redis.register_script(_HIT)
+        self._present_script = self.redis.register_script(_PRESENT)
+        self._outbox: Batcher[tuple[str, str, Carried | None], None] = Batcher(self._send)
+
+    async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
+        self._notice, self._present = notice, present
+        try:
+            await self.redis.ping()
+        except Exception as error:
+            raise RuntimeError(f"cannot reach Redis at {self.url}: {error}") from None
+        loop = asyncio.get_running_loop()
+        ready = loop.create_future()
+        self._tasks = [
+            loop.create_task(self._listen(ready)),
+            loop.create_task(self._heartbeat()),
+        ]
+        await ready
+
+    async def stop(self) -> None:
+        await self._outbox.flush(2.0)  # the last notices still go out
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    async def _listen(self, ready: asyncio.Future[None]) -> None:
+        """Deliver notices; after a lost connection, say every table may have changed."""
+        first = True
+        while True:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(self.channel)
+                if first:
+                    ready.set_result(None)
+                else:
+                    assert self._notice is not None
+                    self._notice(EVERY_TABLE, NoticeKind.RESYNC, None)
+                first = False
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        data = orjson.loads(message["data"])
+                        if data["p"] == self.process or self._notice is None:
+                            continue
+                        # a batch of notices, or one (as an older process sends it)
+                        batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
+                        for table_id, kind, carried in batch:
+                            self._notice(str(table_id), str(kind), carried)
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("ignored a malformed notice on %s", self.channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                if not ready.done():
+                    ready.set_exception(RuntimeError(f"cannot listen on Redis: {error}"))
+                    return
+                log.warning("lost the Redis connection (%s); retrying", error)
+                await asyncio.sleep(0.5)
+
+    async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
+        """Send a notice; returns once it is on its way. Notices made while one message is
+        out travel together in the next: one Redis round trip, and one message for every
+        other process to read, for however many moves the process made meanwhile (a
+        message per move was a seventh of a process's time at 500 tables)."""
+        await self._outbox((table_id, kind, data))
+
+    async def _send(self, batch: list[tuple[str, str, Carried | None]]) -> None:
+        message = orjson.dumps(Envelope(p=self.process, n=batch))
+        try:
+            await self.redis.publish(self.channel, message)
+        except Exception as error:  # the others catch up from the database anyway
+            log.warning("could not publish %d notices: %s", len(batch), error)
+
+    # --- leases ----------------------------------------------------------------------------
+    def _lease(self, table_id: str) -> str:
+        return f"{self.ns}lease:{table_id}"
+
+    async def acquire(self, table_id: str) -> bool:
+        try:
+            got = await self.redis.set(
+                self._lease(table_id), self.process, nx=True, px=int(LEASE_SECONDS * 1000)
+            )
+            if got:
+                return True
+            return bool(await self.renew(table_id))
+        except Exception as error:
+            log.warning("could not take the bot lease of table %s: %s", table_id, error)
+            return False
+
+    async def renew(self, table_id: str) -> bool:
+        try:
+            done = await self._renew(
+                keys=[self._lease(table_id)], args=[self.process, int(LEASE_SECONDS * 1000)]
+            )
+            return bool(done)
+        except Exception as error:
+            log.warning("could not renew the bot lease of table %s: %s", table_id, error)
+            return False
+
+    async def release(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._release(keys=[self._lease(table_id)], args=[self.process])
+
+    # --- presence --------------------------------------------------------------------------
+    def _presence_key(self, table_id: str) -> str:
+        return f"{self.ns}presence:{table_id}"
+
+    async def present(
+        self, table_id: str, seat: int, online: bool, *, seated: bool = False
+    ) -> Presence:
+        """One round trip: the change, the seat's "away since" when no process holds a fresh
+        connection for it any more, and the table's presence as it is afterwards (it was
+        three to four round trips, and every other process read the hash again on the notice)."""
+        now = time.time()
+        try:
+            flat = await self._present_script(
+                keys=[self._presence_key(table_id)],
+                args=[
+                    f"{seat}@{self.process}",
+                    int(online),
+                    now + PRESENCE_SECONDS,
+                    now,
+                    f"away{seat}",
+                    7 * 86400,
+                    f"{seat}@",
+                    int(seated),
+                ],
+            )
+        except Exception as error:
+            log.warning("could not record presence at table %s: %s", table_id, error)
+            return Presence(online, None if online else now)
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        return _presence_from(fields, [seat], now)[seat]
+
+    async def presence(self, table_id: str, seats: Iterable[int]) -> dict[int, Presence]:
+        try:
+            fields = await self.redis.hgetall(self._presence_key(table_id))
+        except Exception as error:
+            log.warning("could not read presence at table %s: %s", table_id, error)
+            fields = {}
+        return _presence_from(fields, seats, time.time())
+
+    async def presence_at(self, wanted: list[tuple[str, list[int]]]) -> list[dict[int, Presence]]:
+        """One round trip for every table a process watches, not one each."""
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id, _ in wanted:
+                    pipe.hgetall(self._presence_key(table_id))
+                found = await pipe.execute()
+        except Exception as error:
+            log.warning("could not read presence: %s", error)
+            found = [{} for _ in wanted]
+        now = time.time()
+        return [
+            _presence_from(fields, seats, now)
+            for fields, (_, seats) in zip(found, wanted, strict=True)
+        ]
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                pairs = list(self._present())
+                if pairs:
+                    until = time.time() + PRESENCE_SECONDS
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for table_id, seat in pairs:
+                            pipe.hset(self._presence_key(table_id), f"{seat}@{self.process}", until)
+                        await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning("presence heartbeat failed: %s", error)
+
+    # --- counters --------------------------------------------------------------------------
+    async def hit(self, key: str, limit: int, window: float) -> float | None:
+        now = time.time()
+        try:
+            oldest = await self._hit(
+                keys=[f"{self.ns}hits:{key}"],
+                args=[now, window, limit, f"{now}:{secrets.token_hex(4)}"],
+            )
+        except Exception as error:  # counting locally beats refusing everyone
+            log.warning("shared rate limit unavailable (%s): counting in this process", error)
+            return await super().hit(key, limit, window)
+        if oldest is None:
+            return None
+        return max(0.0, window - (now - float(oldest)))
+
+
+def _presence_from(fields: dict[Any, Any], seats: Iterable[int], now: float) -> dict[int, Presence]:
+    """A seat is online while a heartbeat of some process for it is fresh; else away since its
+    goodbye, or since the heartbeat of a process that stopped without one ran out."""
+    out = {}
+    for seat in seats:
+        online = False
+        since: float | None = None
+        for raw_field, raw_value in fields.items():
+            name = raw_field.decode() if isinstance(raw_field, bytes) else str(raw_field)
+            value = float(raw_value)
+            if name == f"away{seat}":
+                since = max(since or 0.0, value)
+            elif name.startswith(f"{seat}@"):
+                if value > now:
+                    online = True
+                else:  # a process that stopped without saying goodbye
+                    since = max(since or 0.0, value - PRESENCE_SECONDS)
+        out[seat] = Presence(online, None if online else since)
+    return out
+
+
+def _fresh(raw_field: Any, raw_value: Any, seat: int, now: float) -> bool:
+    name = raw_field.decode() if isinstance(raw_field, bytes) else str(raw_field)
+    return name.startswith(f"{seat}@") and float(raw_value) > now
+
+
+def namespace(db_url: str, schema: str | None) -> str:
+    """Processes on the same database share Redis keys; other databases never meet them."""
+    return hashlib.sha256(f"{db_url}|{schema or ''}".encode()).hexdigest()[:12]
+
+
+def make_bus(redis_url: str | None, db_url: str, schema: str | None) -> Bus:
+    if redis_url is None:
+        return Bus()
+    return RedisBus(redis_url, namespace(db_url, schema))

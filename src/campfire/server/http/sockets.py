@@ -1,0 +1,176 @@
+"""The WebSocket of a table: hello with a seat token (or none, to watch), then moves, hand-overs,
+chat and pings in; every change's update for this connection's seat, and the chat, out."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import FastAPI, WebSocket
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from campfire.server.http.requests import (
+    MESSAGE_LIMIT,
+    SURROGATE_REFUSAL,
+    ActBody,
+    display_name,
+    first_error,
+    lone_surrogate,
+)
+from campfire.server.protocol import CLIENT_TYPES, Ok, Pong, answered_error, error
+from campfire.server.refusals import Refused
+from campfire.server.tables.admission import check_origin
+from campfire.server.tables.connections import Connection
+from campfire.server.tables.hub import Hub
+from campfire.server.tables.live import LiveTable
+
+#: seconds a new WebSocket has to say hello
+HELLO_TIMEOUT = 10.0
+
+
+def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
+            table = await table_named(table_id)
+            seat, name = await _hello(websocket, table)
+            await hub.sync.current(table)
+            address = websocket.client.host if websocket.client else ""
+            conn = await hub.connect(table, seat, name, address)
+        except Refused as refused:
+            await _refuse(websocket, refused, fatal=True)
+            return
+        sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
+        try:
+            while not conn.dropped:
+                message = await _receive(websocket)
+                if message is None:
+                    break
+                await _handle(table, conn, message)
+        finally:
+            await hub.disconnect(table, conn)
+            conn.push(None)
+            with contextlib.suppress(Exception):
+                await sender
+
+    async def _handle(table: LiveTable, conn: Connection, message: Any) -> None:
+        ref = message.get("id") if isinstance(message, dict) else None
+        ref = ref if isinstance(ref, (int, str)) and len(str(ref)) <= 40 else None
+        try:
+            if not isinstance(message, dict):
+                raise Refused(422, "a message must be a JSON object")
+            kind = message.get("type")
+            if kind == "ping":
+                conn.push(Pong(type="pong", id=ref))
+                return
+            if kind == "chat":
+                await hub.chat.say(table, conn, message.get("text"))
+                conn.push(Ok(type="ok", id=ref))
+                return
+            if kind not in ("act", "bot"):
+                raise Refused(
+                    422, f"unknown message type {kind!r} (types: {', '.join(CLIENT_TYPES)})"
+                )
+            if conn.seat is None:
+                raise Refused(403, "spectators watch: join a seat to play")
+            if kind == "bot":
+                seat = message.get("seat", conn.seat)
+                level = message.get("level")
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise Refused(422, "'seat' must be a seat number")
+                if level is not None and (not isinstance(level, str) or len(level) > 40):
+                    raise Refused(422, "'level' must be one of the game's bot levels")
+                await hub.hand_to_bot(table, conn.seat, seat, level)
+                conn.push(Ok(type="ok", id=ref))
+                return
+            try:
+                body = ActBody.model_validate(
+                    {k: v for k, v in message.items() if k not in ("type", "id")}
+                )
+            except ValidationError as error:
+                raise Refused(422, first_error(error)) from None
+            await hub.act(table, conn.seat, body.action, body.at)
+            conn.push(Ok(type="ok", id=ref))
+        except Refused as refused:
+            conn.push(answered_error(ref, refused.status, refused.reason))
+
+    async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
+        """The seat a hello's token holds (None: a spectator) and the name a spectator gave."""
+        try:
+            async with asyncio.timeout(HELLO_TIMEOUT):
+                message = await _receive(websocket)
+        except TimeoutError:
+            raise Refused(408, 'say hello first: {"type": "hello", "token": ...}') from None
+        if message is None:
+            raise Refused(400, "the connection closed before hello")
+        if not isinstance(message, dict) or message.get("type") != "hello":
+            raise Refused(422, 'the first message must be {"type": "hello", "token": ...}')
+        token = message.get("token")
+        if token is not None and (not isinstance(token, str) or len(token) > 100):
+            raise Refused(422, "'token' must be your seat token, or null to watch")
+        seat = await hub.seat_for(table, token)
+        raw = message.get("name")
+        if raw is None or seat is not None:
+            return seat, None
+        if not isinstance(raw, str) or len(raw) > 200:
+            raise Refused(422, "'name' must be the name you watch (and chat) under")
+        return seat, display_name(raw)
+
+    async def _receive(websocket: WebSocket) -> Any:
+        """The next JSON message; None when the socket closed. Refused messages get an error."""
+        while True:
+            try:
+                message = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return None
+            if message["type"] == "websocket.disconnect":
+                return None
+            text = message.get("text")
+            if text is None:
+                raw = message.get("bytes") or b""
+                text = raw.decode("utf-8", "replace")
+            if len(text) > MESSAGE_LIMIT:
+                await _send(
+                    websocket,
+                    error(413, f"a message has at most {MESSAGE_LIMIT} characters"),
+                )
+                continue
+            try:
+                message = json.loads(text)
+            except (ValueError, RecursionError):
+                await _send(websocket, error(400, "a message must be JSON"))
+                continue
+            if lone_surrogate(message):
+                await _send(websocket, error(400, SURROGATE_REFUSAL))
+                continue
+            return message
+
+    async def _pump(websocket: WebSocket, conn: Connection) -> None:
+        while True:
+            message = await conn.queue.get()
+            if message is None:
+                break
+            if not await _send(websocket, message):
+                conn.dropped = True
+                break
+        with contextlib.suppress(Exception):
+            if websocket.application_state != WebSocketState.DISCONNECTED:
+                await websocket.close(1000 if not conn.dropped else 1013)
+
+    async def _send(websocket: WebSocket, message: Mapping[str, Any] | str) -> bool:
+        try:
+            await websocket.send_text(message if isinstance(message, str) else json.dumps(message))
+            return True
+        except Exception:
+            return False
+
+    async def _refuse(websocket: WebSocket, refused: Refused, fatal: bool) -> None:
+        await _send(websocket, error(refused.status, refused.reason, fatal=fatal))
+        with contextlib.suppress(Exception):
+            await websocket.close(4000 + refused.status)

@@ -1,0 +1,51 @@
+"""Who may open a socket at a table: a seated player always gets in; spectators are bounded per
+table and per address, so a crowd of anonymous sockets cannot lock the players out; a browser
+page of another site may not open one at all (its `Origin` names another host)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from campfire.server.refusals import Refused
+from campfire.server.tables.connections import Connection
+
+#: spectator connections one table accepts (seated players always get in)
+SPECTATOR_LIMIT = 64
+#: spectator connections one address may hold at one table
+SPECTATORS_PER_ADDRESS = 8
+#: connections one seat may hold at once: a further one replaces the seat's oldest
+SEAT_CONNECTIONS = 8
+
+
+def admit(connections: Iterable[Connection], seat: int | None, address: str) -> Connection | None:
+    """Refuse a spectator over the limits (429); for a seat at its limit, the connection the
+    new one replaces (the oldest of that seat), which the caller lets go."""
+    if seat is not None:
+        mine = [c for c in connections if c.seat == seat]
+        return min(mine, key=lambda c: c.opened) if len(mine) >= SEAT_CONNECTIONS else None
+    watching = [c for c in connections if c.seat is None]
+    if len(watching) >= SPECTATOR_LIMIT:
+        raise Refused(
+            429, f"this table already has {SPECTATOR_LIMIT} spectators: players still get in"
+        )
+    if sum(1 for c in watching if c.address == address) >= SPECTATORS_PER_ADDRESS:
+        raise Refused(
+            429,
+            f"your address already watches this table {SPECTATORS_PER_ADDRESS} times: "
+            "close a tab first",
+        )
+    return None
+
+
+def check_origin(origin: str | None, host: str | None) -> None:
+    """A WebSocket opened by a page must come from a page of this server (same host name);
+    scripts that send no `Origin` are not browsers and are let through."""
+    if origin is None:
+        return
+    wanted = urlsplit(f"//{host or ''}").hostname
+    found = urlsplit(origin).hostname if origin != "null" else None
+    if found is None or wanted is None or found != wanted:
+        raise Refused(
+            403, f"this table's socket opens only from its own pages, not {origin[:80]!r}"
+        )
