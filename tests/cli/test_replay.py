@@ -170,3 +170,57 @@ def test_the_seats_header_is_accepted_and_ignored(campfire: Run, tmp_path: Path)
         result = campfire("replay", *args)
         assert result.returncode == 2 and result.stdout == ""
         assert result.stderr == "campfire: 'seats' lists 3 seats for 4 players\n"
+
+
+def _variant_game(name: str, players: int, options: dict[str, Any]) -> Any:
+    import random
+
+    from campfire.kernel import get_game
+
+    game = get_game(name)
+    state = game.new_state(players, options)
+    rng = random.Random(9)
+    bots = [game.bot_levels()["medium"](s) for s in range(players)]
+    while not state.is_terminal:
+        spec = state.chance_due()
+        if spec is not None:
+            state.apply(spec.sample(rng))
+        else:
+            state.apply(
+                bots[state.to_move].choose(state.view(state.to_move), state.legal_actions())
+            )
+    return state
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"),
+    [
+        (
+            "powwow",
+            3,
+            {
+                "buzzards": 2,
+                "feathers": "1 2 3 4 5 x2 ? zero",
+                "guess_max": 20,
+                "tomahawks": True,
+                "max_guesses": 4,
+            },
+        ),
+        ("wakatanka", 3, {"animals": 3, "cards": 2, "tokens_to_win": 1, "max_turns": 9}),
+    ],
+)
+def test_research_variant_records_replay(
+    campfire: Run, tmp_path: Path, name: str, players: int, options: dict[str, Any]
+) -> None:
+    """A research variant's record carries its options and replays like any record."""
+    from campfire.kernel import Record
+
+    state = _variant_game(name, players, options)
+    doc = Record.of(state).to_json()
+    assert {key: doc["options"][key] for key in options} == options
+    path = tmp_path / "variant.json"
+    path.write_text(json.dumps(doc))
+    result = campfire("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["terminal"] is True and out["winners"] == state.winners()

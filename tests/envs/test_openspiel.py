@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -84,11 +86,15 @@ def test_information_states_come_from_the_seat_view():
         state.apply_action(state.chance_outcomes()[0][0])
     inner = state.campfire
     for seat in range(3):
-        assert state.information_state_string(seat) == state.observation_string(seat)
+        view = inner.view(seat).to_json()
+        assert json.loads(state.observation_string(seat)) == view
+        assert json.loads(state.information_state_string(seat)) == {**view, "past_turns": []}
         sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert sample.information_state_string(seat) == state.information_state_string(seat)
         encoded = get_game("powwow").encoding(3).observe(inner.view(seat))
-        assert state.information_state_tensor(seat) == pytest.approx(encoded)
+        assert state.observation_tensor(seat) == pytest.approx(encoded)
+        # the information state begins with the observation, then what it leaves out
+        assert state.information_state_tensor(seat)[: len(encoded)] == pytest.approx(encoded)
 
 
 def test_bad_parameters_are_refused_with_the_reason():
@@ -196,3 +202,27 @@ def test_numbered_answers_are_the_kernels_own(name, params):
                 state.apply_action(int(rng.choice(expected_legal)))
                 turns += 1
     assert draws > 0 and turns > 0
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("python_campfire_powwow", {"players": 3, "buzzards": 1, "tomahawks": True}),
+        ("python_campfire_wakatanka", {"players": 3}),
+    ],
+)
+def test_campfire_bots_play_in_a_pyspiel_loop(name: str, params: dict[str, Any]) -> None:
+    """Every seat a Campfire bot of another level, through `pyspiel.evaluate_bots` (C++ calls
+    the Python bots back)."""
+    from campfire.envs.openspiel import CampfireBot
+
+    game = pyspiel.load_game(name, params)
+    bots = [
+        CampfireBot(game, p, level, seed=p) for p, level in enumerate(("easy", "medium", "hard"))
+    ]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
+    assert sum(returns) == pytest.approx(0.0) and max(returns) > 0
+    with pytest.raises(ValueError, match="unknown bot level 'genius'"):
+        CampfireBot(game, 0, "genius")
+    with pytest.raises(ValueError, match="no player 3"):
+        CampfireBot(game, 3, "easy")

@@ -187,8 +187,17 @@ def test_create_refuses_bad_games_options_and_bots(client: Client) -> None:
     assert create({"game": "powwow", "players": 9}).status_code == 422
     bad_option = create({"game": "powwow", "options": {"buzzards": 0}})
     assert bad_option.status_code == 422 and "buzzards" in bad_option.json()["error"]
-    unknown = create({"game": "powwow", "options": {"feathers": 3}})
-    assert unknown.status_code == 422 and "unknown option 'feathers'" in unknown.json()["error"]
+    unknown = create({"game": "powwow", "options": {"dice": 3}})
+    assert unknown.status_code == 422 and "unknown option 'dice'" in unknown.json()["error"]
+    # research variants are for solvers and learners, never for a table
+    for game, options in (
+        ("powwow", {"guess_max": 10, "feathers": "1 2 3 4 5"}),
+        ("wakatanka", {"cards": 1}),
+    ):
+        research = create({"game": game, "players": 3, "options": options})
+        assert research.status_code == 422
+        assert "research variant options are not offered at tables" in research.json()["error"]
+        assert all(name in research.json()["error"] for name in options)
     level = create({"game": "powwow", "bots": {"1": "genius"}})
     assert level.status_code == 422 and "unknown bot level 'genius'" in level.json()["error"]
     seat = create({"game": "powwow", "players": 3, "bots": {"5": "random"}})

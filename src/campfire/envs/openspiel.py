@@ -7,9 +7,11 @@
 The states run in draw mode (`chance="draw"`): every feather or card drawn from a face-down stack
 is one OpenSpiel chance node whose outcomes are the distinct items left, with their
 probabilities (`State.chance_outcomes`), and Waka Tanka's starting marker is a chance node of its
-six tiles. Action and chance numbers come from the game's `Encoding`; information-state and
-observation tensors and strings come from the seat view only. `resample_from_infostate` fills in
-what the seat cannot see with `Game.sample_state`, which is what OpenSpiel's IS-MCTS needs.
+six tiles. Action and chance numbers come from the game's `Encoding`; observation tensors and
+strings come from the seat view only, information-state ones (perfect recall) from the seat
+view and the public moves of the game (`campfire.envs.infostate`). `resample_from_infostate`
+fills in what the seat cannot see with `Game.sample_state`, which is what OpenSpiel's IS-MCTS
+needs.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from campfire.envs.infostate import PowwowInfostate, WakatankaInfostate, moves
 from campfire.kernel.chance import (
     ChanceOutcome,
     ChanceSpec,
@@ -42,17 +45,31 @@ from campfire.kernel.state import Game, PlayerMove, State
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
-#: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 stands for it)
-PARAMETERS: dict[str, dict[str, int | bool]] = {
+#: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 or "" stands for it);
+#: those after `first_player` make research variants (`RESEARCH`), never offered at the tables
+PARAMETERS: dict[str, dict[str, int | bool | str]] = {
     "powwow": {
         "players": 4,
         "buzzards": 3,
         "tomahawks": False,
         "end_after_eliminations": 0,
         "first_player": 0,
+        "guess_min": -20,
+        "guess_max": 238,
+        "feathers": "",
+        "max_guesses": 0,
     },
-    "wakatanka": {"players": 4, "first_player": 0},
+    "wakatanka": {
+        "players": 4,
+        "first_player": 0,
+        "animals": 6,
+        "cards": 0,
+        "tokens_to_win": 4,
+        "max_turns": 0,
+    },
 }
+#: the parameters whose 0 or "" stands for none
+_NONE_WHEN_EMPTY = {"end_after_eliminations", "feathers", "max_guesses", "cards", "max_turns"}
 #: an upper bound of Waka Tanka's length for OpenSpiel; the rules set none (cards can go back
 #: and forth for ever), but random play ends within a few hundred moves
 WAKATANKA_MAX_LENGTH = 10_000
@@ -61,8 +78,9 @@ WAKATANKA_MAX_LENGTH = 10_000
 def _options(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Campfire options from OpenSpiel parameters."""
     options = {key: value for key, value in params.items() if key != "players"}
-    if name == "powwow" and not options.get("end_after_eliminations"):
-        options["end_after_eliminations"] = None
+    for key in _NONE_WHEN_EMPTY & options.keys():
+        if not options[key]:
+            options[key] = None
     return options
 
 
@@ -76,7 +94,14 @@ def _max_length(name: str, players: int, options: Mapping[str, Any]) -> int:
         # rounds: each gives one buzzard; a round: up to 259 guesses, a dispute, an agree or a
         # reverse per player, and the draws (a feather per player, extras, the `?` turn-over)
         rounds = players * int(options.get("buzzards", 3))
-        return rounds * (261 + 4 * players)
+        guesses = int(options.get("guess_max", 238)) - int(options.get("guess_min", -20)) + 1
+        if options.get("max_guesses"):
+            guesses = min(guesses, int(options["max_guesses"]))
+        return rounds * (guesses + 2 + 4 * players)
+    if options.get("max_turns"):  # the turns, the deal and the marker
+        animals = int(options.get("animals", 6))
+        cards = options.get("cards") or {3: 4, 4: 5}.get(players, 6)
+        return int(options["max_turns"]) + (animals + 1) * int(cards) + 1
     return WAKATANKA_MAX_LENGTH
 
 
@@ -89,12 +114,31 @@ class _Box:
     per-step caches behind (a copy starts with none).
     """
 
-    __slots__ = ("chance", "encoding", "legal", "name", "options", "spec", "state", "tables")
+    __slots__ = (
+        "chance",
+        "encoding",
+        "legal",
+        "name",
+        "options",
+        "prefix",
+        "spec",
+        "state",
+        "tables",
+    )
 
-    def __init__(self, name: str, options: dict[str, Any], state: State[Any, Any]) -> None:
+    def __init__(
+        self,
+        name: str,
+        options: dict[str, Any],
+        state: State[Any, Any],
+        prefix: tuple[PlayerMove, ...] = (),
+    ) -> None:
         self.name = name
         self.options = options
         self.state = state
+        # the moves made before `state.history` begins (a state resampled from an information
+        # state starts with an empty history): perfect recall keeps them
+        self.prefix = prefix
         key = tuple(sorted(options.items()))
         self.encoding = _encoding(name, state.players, key)
         self.tables = _tables(name, state.players, key)
@@ -103,10 +147,14 @@ class _Box:
         self.spec: ChanceSpec | None = None  # and the chance they resolve
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.name, self.options, self.state.clone())
+        return _Box(self.name, self.options, self.state.clone(), self.prefix)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_Box, (self.name, self.options, self.state))
+        return (_Box, (self.name, self.options, self.state, self.prefix))
+
+    def moves(self) -> list[PlayerMove]:
+        """Every move of the game so far, the prefix included."""
+        return [*self.prefix, *moves(self.state)]
 
 
 class _Tables:
@@ -284,6 +332,7 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         self.encoding = encoding
         self.rng = random.Random()
         self.initial: State[Any, Any] | None = None
+        self.perfect_recall: PowwowInfostate | WakatankaInfostate | None = None
 
     def new_initial_state(self, state: State[Any, Any] | None = None) -> CampfireState:
         if state is None:
@@ -298,14 +347,31 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> ViewObserver:
+    ) -> ViewObserver | InfostateObserver | PrivateObserver:
         if params:
             raise ValueError(f"observer parameters are not supported, got {dict(params)}")
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         private = kind.private_info
+        single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if not kind.public_info and single and not kind.perfect_recall:
+            return PrivateObserver(self.encoding, self.campfire_name)
         if not kind.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
-            raise ValueError("observations come from one seat's view or the public view only")
-        return ViewObserver(self.encoding, private == pyspiel.PrivateInfoType.SINGLE_PLAYER)
+            raise ValueError(
+                "observations come from one seat's view, the public view, or (without the "
+                "public part and perfect recall) what one seat alone sees"
+            )
+        if kind.perfect_recall:
+            return InfostateObserver(self.infostate(), single)
+        return ViewObserver(self.encoding, single)
+
+    def infostate(self) -> PowwowInfostate | WakatankaInfostate:
+        """The perfect-recall information state of this game (`campfire.envs.infostate`)."""
+        if self.perfect_recall is None:
+            if self.campfire_name == "powwow":
+                self.perfect_recall = PowwowInfostate(self.encoding)
+            else:
+                self.perfect_recall = WakatankaInfostate(self.encoding, self.max_game_length())
+        return self.perfect_recall
 
 
 def _player(state: State[Any, Any]) -> int:
@@ -430,7 +496,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         game = self.get_game()
         rng = random.Random(int(sampler() * 2**53))
         sample = state.game.sample_state(state.view(player), rng, chance="draw")
-        return CampfireState(game, sample)
+        resampled = CampfireState(game, sample)
+        resampled.box.prefix = tuple(self.box.moves())  # the sample's history starts empty
+        return resampled
 
     def __str__(self) -> str:
         state = self.box.state
@@ -472,6 +540,121 @@ class ViewObserver:
 
     def string_from(self, state: CampfireState, player: int) -> str:
         return json.dumps(self._view(state, player).to_json(), separators=(",", ":"))
+
+
+class PrivateObserver:
+    """What one seat sees and some other seat does not (OpenSpiel's private observation, the
+    factored half its playthroughs show): in Pow Wow the feathers it sees on the others' heads
+    (the `worn` section), in Waka Tanka its hand and its own face-down cards on each tile."""
+
+    def __init__(self, encoding: Encoding, name: str) -> None:
+        self.encoding = encoding
+        self.name = name
+        offsets: dict[str, tuple[int, int]] = {}
+        at = 0
+        for section, size in encoding.sections:
+            offsets[section] = (at, size)
+            at += size
+        self.parts: list[tuple[str, list[int]]] = []
+        if name == "powwow":
+            start, size = offsets["worn"]
+            self.parts.append(("worn", list(range(start, start + size))))
+        else:
+            start, size = offsets["hand"]
+            self.parts.append(("hand", list(range(start, start + size))))
+            start, size = offsets["stacks"]
+            tile = size // 6  # per tile: its size, own cards by kind, cards by placer
+            own = [start + t * tile + 1 + card for t in range(6) for card in range(7)]
+            self.parts.append(("placed", own))
+        self.indices = np.array([i for _, part in self.parts for i in part], np.int64)
+        self.tensor = np.zeros(len(self.indices), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for section, part in self.parts:
+            self.dict[section] = self.tensor[at : at + len(part)]
+            at += len(part)
+
+    def set_from(self, state: CampfireState, player: int) -> None:
+        observed = np.frombuffer(self.encoding.observe(state.box.state.view(player)), np.float32)
+        self.tensor[:] = observed[self.indices]
+
+    def string_from(self, state: CampfireState, player: int) -> str:
+        view = state.box.state.view(player)
+        if self.name == "powwow":
+            shown: dict[str, Any] = {"seat": player, "feathers": [list(f) for f in view.feathers]}
+        else:
+            placed = {t: [s.card for s in slots if s.card] for t, slots in view.stacks.items()}
+            shown = {"seat": player, "hand": list(view.hand or ()), "placed": placed}
+        return json.dumps(shown, separators=(",", ":"))
+
+
+class InfostateObserver:
+    """OpenSpiel's observer protocol for perfect-recall information states: the tensor and the
+    string of `campfire.envs.infostate` (the view, and for Pow Wow the turns of past rounds)."""
+
+    def __init__(self, infostate: PowwowInfostate | WakatankaInfostate, private: bool) -> None:
+        self.infostate = infostate
+        self.private = private
+        self.tensor = np.zeros(infostate.size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        at = 0
+        for name, size in infostate.sections:
+            self.dict[name] = self.tensor[at : at + size]
+            at += size
+
+    def _parts(self, state: CampfireState, player: int) -> tuple[Any, list[list[tuple[int, int]]]]:
+        box = state.box
+        view = box.state.view(player if self.private else None)
+        return view, self.infostate.past_rounds(box.moves())
+
+    def set_from(self, state: CampfireState, player: int) -> None:
+        self.tensor[:] = self.infostate.tensor(*self._parts(state, player))
+
+    def string_from(self, state: CampfireState, player: int) -> str:
+        return json.dumps(self.infostate.string(*self._parts(state, player)), separators=(",", ":"))
+
+
+class CampfireBot(pyspiel.Bot):  # type: ignore[misc]
+    """A Campfire bot of any level seated in a pyspiel loop, as OpenSpiel's own bots are:
+
+        bot = CampfireBot(game, player=1, level="hard", seed=7)
+        action = bot.step(state)  # an action number, legal in `state`
+
+    `level` is any level the game offers (`campfire.bots.levels`) or `module:factory`. The bot
+    sees `state` only through `player`'s seat view, as at a table; `step` asks it for a move at
+    `player`'s turn and numbers it with the game's encoding.
+    """
+
+    def __init__(
+        self, game: CampfireGame, player: int, level: str, seed: int | None = None
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        from campfire.bots import make_bot
+
+        if not isinstance(game, CampfireGame):
+            raise TypeError(f"a CampfireBot plays a Campfire game, not {game}")
+        if not 0 <= player < game.players:
+            raise ValueError(f"there is no player {player} in a game of {game.players}")
+        self.game = game
+        self.player = player
+        self.level = level
+        self.bot = make_bot(game.campfire, level, seed, imports=True)
+
+    def step(self, state: CampfireState) -> int:
+        inner = state.box.state
+        if inner.to_move != self.player:
+            raise ValueError(f"it is not player {self.player}'s turn")
+        action = self.bot.choose(inner.view(self.player), inner.legal_actions())
+        return int(state.box.encoding.action_index(action))
+
+    def restart_at(self, state: CampfireState) -> None:
+        return None  # the bot reads the whole seat view at every step
+
+    def inform_action(self, state: CampfireState, player: int, action: int) -> None:
+        return None
+
+    def provides_policy(self) -> bool:
+        return False
 
 
 def _game_type(name: str, title: str) -> Any:

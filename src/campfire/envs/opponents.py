@@ -56,6 +56,12 @@ def _arguments(function: Callable[..., Any]) -> int | None:
     )
 
 
+def research_options(options: Any) -> list[str]:
+    """The research-variant options a game's parsed options set (none for a real game)."""
+    research = getattr(options, "research", None)
+    return list(research()) if research is not None else []
+
+
 def opponent(
     game: Game[Any], spec: Any, players: int, options: Any = None, batched: bool = False
 ) -> Opponent:
@@ -65,6 +71,12 @@ def opponent(
         if batched and spec == "random":
             return Opponent(spec, policy=RandomPolicy())
         if spec == "rule":
+            research = research_options(getattr(game.encoding(players, options), "options", None))
+            if research:
+                raise ValueError(
+                    f"the 'rule' opponent plays the full game, not a research variant "
+                    f"({', '.join(research)}): give 'random', a level or a policy"
+                )
             return Opponent(spec, policy=rule_policy(game, players, options))
         if ":" in spec:
             return Opponent(spec, factory=imported_factory(spec))

@@ -36,7 +36,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from campfire.envs.opponents import Opponent, RandomPolicy
+from campfire.envs.opponents import Opponent, RandomPolicy, research_options
 from campfire.envs.opponents import opponents as resolve_opponents
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import CampfireError
@@ -260,8 +260,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 "Campfire bots as opponents need the kernel engine (engine='kernel' or 'auto'); "
                 "the NumPy engine takes 'random', 'rule' or policies"
             )
+        research = research_options(getattr(self.encoding, "options", None))
+        if engine == "numpy" and research:
+            raise ValueError(
+                f"a research variant ({', '.join(research)}) runs on the kernel engine only "
+                "(engine='kernel' or 'auto')"
+            )
         self.batch: Batch
-        if engine != "kernel" and self.game.name in engines and not needs_states:
+        if engine != "kernel" and self.game.name in engines and not needs_states and not research:
             factory = engines[self.game.name].load()
             self.batch = factory(num_envs, self.players, self.options, None)
             self.engine = "numpy"

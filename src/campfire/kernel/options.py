@@ -3,17 +3,43 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from campfire.kernel.errors import OptionError
 
 
 class Options(BaseModel):
-    """Base of each game's options: unknown keys and loose types are refused."""
+    """Base of each game's options: unknown keys and loose types are refused.
+
+    `RESEARCH` names a game's research-variant options (smaller games for solvers and learning
+    code, never offered at the tables): at their defaults they are left out of `model_dump`, so
+    the records, views and wire of a real game stay as they were."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    RESEARCH: ClassVar[tuple[str, ...]] = ()
+
+    def research(self) -> list[str]:
+        """The research-variant options set away from their defaults (none in a real game)."""
+        fields = type(self).model_fields
+        return [name for name in self.RESEARCH if getattr(self, name) != fields[name].default]
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if self.RESEARCH:
+            used = set(self.research())
+            for name in self.RESEARCH:
+                if name not in used:
+                    out.pop(name, None)
+        return out
 
 
 OptionsT = TypeVar("OptionsT", bound=Options)

@@ -27,7 +27,7 @@ from campfire.games.powwow.actions import (
     Reverse,
     extra_guesses,
 )
-from campfire.games.powwow.feathers import CODES, FEATHERS, GUESS_MAX, GUESS_MIN
+from campfire.games.powwow.feathers import CODES, GUESS_MAX, GUESS_MIN
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw
@@ -40,8 +40,6 @@ REVERSE_INDEX = GUESS_COUNT + 2
 EXTRA_BASE = GUESS_COUNT + 3
 
 _CODE_INDEX = {code: i for i, code in enumerate(CODES)}
-_CODE_SHARE = [1 / FEATHERS.count(code) for code in CODES]  # one feather of each code
-_GUESS_SPAN = GUESS_MAX - GUESS_MIN
 _MASKS_KEPT = 1024  # more legal-action tuples than the state ever hands out
 
 
@@ -62,7 +60,19 @@ class PowwowEncoding:
         self.players = players
         self.options = options
         n = players
-        self.num_actions = EXTRA_BASE + GUESS_COUNT * n if options.tomahawks else GUESS_COUNT + 1
+        # the guess range (a research variant may narrow it): plain guesses are numbered from
+        # its lowest, then dispute, agree, reverse and the extra-feather guesses by target
+        self.guess_min, self.guess_max = options.guess_min, options.guess_max
+        low, end = options.guess_min - GUESS_MIN, options.guess_max - GUESS_MIN + 1
+        count = self.guess_count = end - low
+        self._guesses = GUESSES[low:end]
+        self._span = max(options.guess_max - options.guess_min, 1)
+        self._dispute, self._agree, self._reverse = count, count + 1, count + 2
+        self._extra_base = count + 3
+        self.num_actions = self._extra_base + count * n if options.tomahawks else count + 1
+        feathers = options.feather_set()
+        self._feathers = len(feathers)
+        self._code_share = [1 / max(feathers.count(code), 1) for code in CODES]
         codes = len(CODES)
         self.sections: tuple[tuple[str, int], ...] = (
             ("seat", n),
@@ -84,17 +94,19 @@ class PowwowEncoding:
         self._blank = array("f", [0.0]) * self.observation_size
         # Legal actions are the canonical objects of the action tables, so their numbers can be
         # looked up by identity: far cheaper than hashing a dataclass for every legal guess.
-        by_id: dict[int, int] = {id(guess): i for i, guess in enumerate(GUESSES)}
-        by_id[id(DISPUTE)] = DISPUTE_INDEX
+        by_id: dict[int, int] = {id(guess): i for i, guess in enumerate(self._guesses)}
+        by_id[id(DISPUTE)] = self._dispute
         if options.tomahawks:
-            by_id[id(AGREE)] = AGREE_INDEX
-            by_id[id(REVERSE)] = REVERSE_INDEX
+            by_id[id(AGREE)] = self._agree
+            by_id[id(REVERSE)] = self._reverse
             for target in range(n):
-                base = EXTRA_BASE + GUESS_COUNT * target
-                for i, guess in enumerate(extra_guesses(target)):
+                base = self._extra_base + count * target
+                for i, guess in enumerate(extra_guesses(target)[low:end]):
                     by_id[id(guess)] = base + i
         self._by_id = by_id
-        self._extra_tables = [extra_guesses(t) for t in range(n)] if options.tomahawks else []
+        self._extra_tables = (
+            [extra_guesses(t)[low:end] for t in range(n)] if options.tomahawks else []
+        )
         # the masks of legal-action tuples seen, by identity: (the tuple, kept alive, its mask)
         self._masks: dict[int, tuple[Sequence[Any], bytes]] = {}
         # the used pile last seen and its shares
@@ -107,37 +119,39 @@ class PowwowEncoding:
             return known
         kind = type(action)
         if kind is Dispute:
-            return DISPUTE_INDEX
+            return self._dispute
         if kind is Agree or kind is Reverse:
             if not self.options.tomahawks:
                 raise ValueError(f"{kind.__name__.lower()} needs tomahawks, which are not in play")
-            return AGREE_INDEX if kind is Agree else REVERSE_INDEX
+            return self._agree if kind is Agree else self._reverse
         if kind is not Guess:
             raise ValueError(f"{action!r} is not a Pow Wow action")
         value, target = action.value, action.extra_feather_to
-        if not isinstance(value, int) or not GUESS_MIN <= value <= GUESS_MAX:
-            raise ValueError(f"a guess is from {GUESS_MIN} to {GUESS_MAX}, not {value!r}")
+        low, high = self.guess_min, self.guess_max
+        if not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"a guess is from {low} to {high}, not {value!r}")
         if target is None:
-            return value - GUESS_MIN
+            return value - low
         if not self.options.tomahawks:
             raise ValueError("an extra feather needs tomahawks, which are not in play")
         if not isinstance(target, int) or not 0 <= target < self.players:
             raise ValueError(f"there is no seat {target!r} to take an extra feather")
-        return EXTRA_BASE + GUESS_COUNT * target + value - GUESS_MIN
+        return self._extra_base + self.guess_count * target + value - low
 
     def action(self, index: int) -> Action:
         if not isinstance(index, int) or not 0 <= index < self.num_actions:
             raise ValueError(f"action {index!r} is not in 0..{self.num_actions - 1}")
-        if index < GUESS_COUNT:
-            return GUESSES[index]
-        if index == DISPUTE_INDEX:
+        count = self.guess_count
+        if index < count:
+            return self._guesses[index]
+        if index == self._dispute:
             return DISPUTE
-        if index == AGREE_INDEX:
+        if index == self._agree:
             return AGREE
-        if index == REVERSE_INDEX:
+        if index == self._reverse:
             return REVERSE
-        target, offset = divmod(index - EXTRA_BASE, GUESS_COUNT)
-        return extra_guesses(target)[offset]
+        target, offset = divmod(index - self._extra_base, count)
+        return self._extra_tables[target][offset]
 
     def legal_indices(self, legal: Sequence[Any]) -> list[int]:
         try:
@@ -186,10 +200,10 @@ class PowwowEncoding:
 
     def _run_at(self, index: int) -> tuple[tuple[Guess, ...], int] | None:
         """The guess table holding action `index` and its position there (None: not a guess)."""
-        if index < GUESS_COUNT:
-            return GUESSES, index
-        if index >= EXTRA_BASE:
-            target, offset = divmod(index - EXTRA_BASE, GUESS_COUNT)
+        if index < self.guess_count:
+            return self._guesses, index
+        if index >= self._extra_base:
+            target, offset = divmod(index - self._extra_base, self.guess_count)
             return self._extra_tables[target], offset
         return None
 
@@ -243,7 +257,7 @@ class PowwowEncoding:
         at += n
         if view.guess is not None:
             out[at] = 1.0
-            out[at + 1] = (view.guess - GUESS_MIN) / _GUESS_SPAN
+            out[at + 1] = (view.guess - self.guess_min) / self._span
         at += 2
         if view.owner is not None:
             out[at + view.owner] = 1.0
@@ -255,12 +269,12 @@ class PowwowEncoding:
             value = getattr(action, "value", None)
             if value is not None:
                 out[at + 2 * seat] = 1.0
-                out[at + 2 * seat + 1] = (value - GUESS_MIN) / _GUESS_SPAN
+                out[at + 2 * seat + 1] = (value - self.guess_min) / self._span
         at += 2 * n
         if view.used:
             out[at : at + codes] = self._used_shares(view.used)
         at += codes
-        out[at] = view.stack_size / len(FEATHERS)
+        out[at] = view.stack_size / self._feathers
         return out
 
     def _used_shares(self, used: tuple[str, ...]) -> array[float]:
@@ -272,7 +286,9 @@ class PowwowEncoding:
             counts = [0] * len(CODES)
             for feather in used:
                 counts[_CODE_INDEX[feather]] += 1
-            shares = array("f", [k * share for k, share in zip(counts, _CODE_SHARE, strict=True)])
+            shares = array(
+                "f", [k * share for k, share in zip(counts, self._code_share, strict=True)]
+            )
             self._used = (used, shares)
         return shares
 

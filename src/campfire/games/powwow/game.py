@@ -9,7 +9,6 @@ from functools import cached_property
 from typing import Any
 
 from campfire.games.powwow import actions
-from campfire.games.powwow.feathers import FEATHERS
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
@@ -57,6 +56,15 @@ class Powwow(Game[PowwowState]):
                 f"option 'first_player': there is no seat {parsed.first_player} "
                 f"with {players} players"
             )
+        if parsed.feathers is not None:
+            # a deal, every extra feather and a turned-over one must find a feather
+            least = 2 * players + 1 if parsed.tomahawks else players + 1
+            if len(parsed.feather_set()) < least:
+                raise OptionError(
+                    f"option 'feathers': {players} players need at least {least} feathers"
+                    f"{' with tomahawks' if parsed.tomahawks else ''}, "
+                    f"not {len(parsed.feather_set())}"
+                )
         limit = parsed.end_after_eliminations
         if limit is not None and limit > players - 1:
             raise OptionError(
@@ -162,7 +170,7 @@ class Powwow(Game[PowwowState]):
         """
         if view.to_move is None:
             raise ValueError("a view can be filled in only when a player is to move")
-        unseen = Counter(FEATHERS)
+        unseen = Counter(view.options.feather_set())
         unseen.subtract(view.used)
         hidden_seats = []
         worn_now: list[list[str]] = []
@@ -185,7 +193,7 @@ class Powwow(Game[PowwowState]):
             else:
                 worn_now[s] = [pool.pop() for _ in range(size)]
         if len(pool) != view.stack_size:
-            raise ValueError("the view does not account for all 36 feathers")
+            raise ValueError("the view does not account for every feather")
         state = PowwowState(view.players, view.options, chance, narrate)
         state.history = []
         if chance == "draw":

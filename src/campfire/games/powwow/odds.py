@@ -30,6 +30,13 @@ _FLAG = {"x2": X2, "max0": MAX0, "?": QUESTION, "zero": 0}
 ALL = Counter(FEATHERS)
 
 
+def pool(options: Any) -> Counter[str]:
+    """A fresh count of every feather in play: the 36, or a research variant's set."""
+    if getattr(options, "feathers", None) is None:
+        return ALL.copy()
+    return Counter(options.feather_set())
+
+
 def add(partial: Partial, feather: str) -> Partial:
     gsum, gmax, other, flags = partial
     value = GREEN.get(feather)
@@ -255,11 +262,11 @@ def unseen_by(view: PowwowView, seat: int | None = None) -> tuple[list[str], int
             if feather is None:
                 raise ValueError(f"seat {view.seat} cannot see what seat {seat} sees")
             seen.append(feather)
-    unseen = ALL.copy()
+    unseen = pool(view.options)
     unseen.subtract(view.used)
     unseen.subtract(seen)
     if any(n < 0 for n in unseen.values()):
-        raise ValueError("the feathers in view are not a part of the 36")
+        raise ValueError("the feathers in view are not a part of the feathers in play")
     return seen, len(view.feathers[seat]), unseen
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import ClassVar, Self
 
+from pydantic import Field, model_validator
+
+from campfire.games.powwow.feathers import CODES, GUESS_MAX, GUESS_MIN
 from campfire.kernel.options import Options
 
 
@@ -14,3 +17,40 @@ class PowwowOptions(Options):
         None, ge=1, description="end as soon as this many players are out"
     )
     first_player: int = Field(0, ge=0, description="the seat that opens the first round")
+    # research variants: small games for solvers and tests, never offered at the tables
+    RESEARCH: ClassVar[tuple[str, ...]] = ("guess_min", "guess_max", "feathers", "max_guesses")
+    guess_min: int = Field(
+        GUESS_MIN, ge=GUESS_MIN, le=GUESS_MAX, description="research variant: the lowest guess"
+    )
+    guess_max: int = Field(
+        GUESS_MAX, ge=GUESS_MIN, le=GUESS_MAX, description="research variant: the highest guess"
+    )
+    feathers: str | None = Field(
+        None,
+        description="research variant: the feathers in play, codes separated by spaces "
+        "(default: the 36 of the box)",
+    )
+    max_guesses: int | None = Field(
+        None, ge=1, description="research variant: at most this many guesses a round"
+    )
+
+    @model_validator(mode="after")
+    def _variant(self) -> Self:
+        if self.guess_min > self.guess_max:
+            raise ValueError(f"guess_min {self.guess_min} is above guess_max {self.guess_max}")
+        if self.feathers is not None:
+            codes = self.feathers.split()
+            if not codes:
+                raise ValueError("feathers lists no feather")
+            unknown = sorted(set(codes) - set(CODES))
+            if unknown:
+                raise ValueError(
+                    f"feathers: {unknown[0]!r} is not a feather code ({' '.join(CODES)})"
+                )
+        return self
+
+    def feather_set(self) -> tuple[str, ...]:
+        """The feathers in play, sorted (the 36 unless a research variant names others)."""
+        from campfire.games.powwow.feathers import FEATHERS
+
+        return tuple(sorted(FEATHERS if self.feathers is None else self.feathers.split()))

@@ -18,7 +18,7 @@ from campfire.games.powwow.actions import (
     Reverse,
     extra_guesses,
 )
-from campfire.games.powwow.feathers import FEATHERS, GUESS_MAX, GUESS_MIN, count
+from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN, count
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView, RoundResult
 from campfire.kernel.chance import ChanceMode, ChanceOutcome, ChanceSpec, Draw, Shuffle, Shuffled
@@ -88,7 +88,10 @@ class PowwowState(State[Action, PowwowView]):
         self.turned: str | None = None
         self.disputer: int | None = None
         self.phase = SHUFFLE
-        self._shuffle_items: tuple[str, ...] = tuple(sorted(FEATHERS))
+        self._shuffle_items: tuple[str, ...] = options.feather_set()
+        # a research variant (a guess range, fewer guesses): legal actions worked out in full
+        self.variant = bool(options.guess_min != GUESS_MIN or options.guess_max != GUESS_MAX)
+        self.variant |= options.max_guesses is not None
         self._shuffle_reason = "start"
         self._after_shuffle = ROUND
         self._deal_order: list[int] = []
@@ -125,6 +128,8 @@ class PowwowState(State[Action, PowwowView]):
             return ()
         seat = self.turn
         assert seat is not None
+        if self.variant:
+            return self._variant_legal(seat)
         guess = self.guess
         start = 0 if guess is None else guess + 1 - GUESS_MIN
         plain = _PLAIN_OPENING if guess is None else _PLAIN[start]
@@ -137,6 +142,34 @@ class PowwowState(State[Action, PowwowView]):
         for target in self.extra_targets(seat):
             actions.extend(extra_guesses(target)[start:])
         return actions
+
+    def _variant_legal(self, seat: int) -> Sequence[Action]:
+        """The legal actions of a research variant: guesses within its range, none once the
+        round holds its most guesses."""
+        options = self.options
+        guess = self.guess
+        low, end = options.guess_min - GUESS_MIN, options.guess_max - GUESS_MIN + 1
+        start = low if guess is None else max(low, guess + 1 - GUESS_MIN)
+        capped = self._guesses_left() == 0
+        actions: list[Action] = [] if capped else list(GUESSES[start:end])
+        if guess is not None:
+            actions.append(DISPUTE)
+        if not (options.tomahawks and self.ready[seat]):
+            return actions
+        if guess is not None and not self.agreed:
+            actions.append(AGREE)
+        actions.append(REVERSE)
+        if not capped:
+            for target in self.extra_targets(seat):
+                actions.extend(extra_guesses(target)[start:end])
+        return actions
+
+    def _guesses_left(self) -> int | None:
+        """How many more guesses this round may hold (None: no limit)."""
+        limit = self.options.max_guesses
+        if limit is None:
+            return None
+        return limit - sum(1 for _, action in self.turns if type(action) is Guess)
 
     def extra_targets(self, seat: int) -> list[int]:
         """Who may receive an extra feather from `seat`: other active players wearing one."""
@@ -152,14 +185,20 @@ class PowwowState(State[Action, PowwowView]):
             value = action.value
             if not isinstance(value, int) or isinstance(value, bool):
                 return f"a guess is a whole number, not {value!r}"
-            if not GUESS_MIN <= value <= GUESS_MAX:
+            low, high = self.options.guess_min, self.options.guess_max
+            if not low <= value <= high:
                 # the range that is legal now: above the standing guess, when there is one
-                lowest = GUESS_MIN if self.guess is None else self.guess + 1
-                if lowest > GUESS_MAX:
+                lowest = low if self.guess is None else max(low, self.guess + 1)
+                if lowest > high:
                     return f"no guess is higher than the standing guess {self.guess}: dispute it"
-                return f"a guess must be between {lowest} and {GUESS_MAX}, not {value}"
+                return f"a guess must be between {lowest} and {high}, not {value}"
             if self.guess is not None and value <= self.guess:
                 return f"a guess must be higher than the standing guess {self.guess}, not {value}"
+            if self._guesses_left() == 0:
+                return (
+                    f"this round already holds {self.options.max_guesses} guesses, the most "
+                    "this game allows: dispute"
+                )
             target = action.extra_feather_to
             if target is None:
                 return None

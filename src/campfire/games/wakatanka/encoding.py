@@ -20,7 +20,6 @@ from campfire.games.wakatanka.cards import (
     CARDS,
     TILE_INDEX,
     TILES,
-    TOKENS_TO_WIN,
     deck,
     neighbours,
     per_kind,
@@ -73,8 +72,11 @@ class WakatankaEncoding:
             ("known", n * 7),
         )
         self.observation_size = sum(size for _, size in self.sections)
-        self._deck_share = 1.0 / len(deck(players))  # one card, as a share of the whole deck
-        self._kind_share = 1.0 / per_kind(players)  # one card, as a share of its kind
+        cards = deck(players, options.cards, options.animals)
+        self._deck_share = 1.0 / len(cards)  # one card, as a share of the whole deck
+        self._kind_share = 1.0 / per_kind(players, options.cards)  # one card, of its kind
+        self._tokens = options.tokens_to_win
+        self._animals = options.animals
         self._blank = array("f", [0.0]) * self.observation_size
         # `_known`'s reveals last seen (how many, the last one) and its counts and shares
         self._known_cache: tuple[int, Reveal | None, list[int], array[float]] = (
@@ -139,7 +141,7 @@ class WakatankaEncoding:
             return [CALL_INDEX, ACCEPT_INDEX]
         assert state.turn is not None and state.marker is not None
         hand = state.hands[state.turn]
-        left, right = sorted(neighbours(state.marker))
+        left, right = sorted(neighbours(state.marker, self._animals))
         numbers = [*compress(_PLAY_NUMBERS[left], hand), *compress(_PLAY_NUMBERS[right], hand)]
         if state.last_play is not None:
             numbers.append(CALL_INDEX)
@@ -202,7 +204,7 @@ class WakatankaEncoding:
             out[at + seat] = size * per_card
         at += n
         for seat, tokens in enumerate(view.tokens):
-            out[at + seat] = tokens / TOKENS_TO_WIN  # 4 ends the game
+            out[at + seat] = tokens / self._tokens  # 4 ends the game
         at += n
         width = 1 + 7 + n
         stacks = view.stacks

@@ -51,6 +51,11 @@ class Wakatanka(Game[WakatankaState]):
                 f"option 'first_player': there is no seat {parsed.first_player} "
                 f"with {players} players"
             )
+        if parsed.max_turns is not None and parsed.max_turns < players:
+            raise OptionError(
+                f"option 'max_turns': every one of the {players} players needs a turn, "
+                f"not {parsed.max_turns}"
+            )
         return parsed
 
     def default_options(self) -> dict[str, Any]:
@@ -148,7 +153,8 @@ class Wakatanka(Game[WakatankaState]):
                     known[placer][card] -= 1
             if reveal.taker is not None:
                 known[reveal.taker].update(card for _, card in reveal.cards)
-        pool = Counter(deck(view.players))
+        options = view.options
+        pool = Counter(deck(view.players, options.cards, options.animals))
         pool.subtract(view.removed)
         if view.hand is not None:
             pool.subtract(view.hand)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import compress
 from typing import Any
 
@@ -22,7 +23,6 @@ from campfire.games.wakatanka.cards import (
     CARDS,
     TILE_INDEX,
     TILES,
-    TOKENS_TO_WIN,
     deck,
     neighbours,
 )
@@ -49,6 +49,12 @@ _BY_NAME = sorted(range(len(CARDS)), key=CARDS.__getitem__)
 _MARKER_SPEC = ChanceSpec("pick", TILES, "marker")
 
 
+@cache
+def _marker(animals: int) -> ChanceSpec:
+    """The starting marker's chance of a research variant with fewer tiles."""
+    return ChanceSpec("pick", TILES[:animals], "marker")
+
+
 class WakatankaState(State[Action, WakatankaView]):
     options: WakatankaOptions
 
@@ -64,7 +70,9 @@ class WakatankaState(State[Action, WakatankaView]):
         self.mode = mode
         self.narrate = narrate
         self.history = []
-        self.deck = deck(players)
+        self.deck = deck(players, options.cards, options.animals)
+        self.animals = options.animals
+        self._marker_spec = _MARKER_SPEC if options.animals == 6 else _marker(options.animals)
         self.stack = Stack()  # the deck while it is dealt
         self.hands = [[0] * 7 for _ in range(players)]  # counts by card index
         self.hand_size = [0] * players
@@ -96,7 +104,7 @@ class WakatankaState(State[Action, WakatankaView]):
         if phase == SHUFFLE:
             return ChanceSpec("shuffle", self.deck) if self.mode == "shuffle" else None
         if phase == MARKER:
-            return _MARKER_SPEC
+            return self._marker_spec
         if phase == DEAL:
             return self.stack.draw_spec()
         return None
@@ -111,7 +119,7 @@ class WakatankaState(State[Action, WakatankaView]):
             return [CALL, ACCEPT]
         assert self.turn is not None and self.marker is not None
         hand = self.hands[self.turn]  # a count per card: `compress` keeps the cards held
-        left, right = neighbours(self.marker)
+        left, right = neighbours(self.marker, self.animals)
         actions: list[Action] = [*compress(PLAYS[left], hand), *compress(PLAYS[right], hand)]
         if self.last_play is not None:
             actions.append(CALL)
@@ -132,8 +140,8 @@ class WakatankaState(State[Action, WakatankaView]):
             card = CARD_INDEX.get(action.card)
             if card is None:
                 return f"{action.card!r} is not a card (cards: {', '.join(CARDS)})"
-            if tile not in neighbours(self.marker):
-                left, right = (TILES[t] for t in neighbours(self.marker))
+            if tile not in neighbours(self.marker, self.animals):
+                left, right = (TILES[t] for t in neighbours(self.marker, self.animals))
                 return (
                     f"the marker is on {TILES[self.marker]}: it moves to {left} or {right}, "
                     f"not {action.tile}"
@@ -159,6 +167,18 @@ class WakatankaState(State[Action, WakatankaView]):
         return f"{action!r} is not a Waka Tanka action"
 
     def _act(self, action: Action) -> list[Event]:
+        events = self._turn(action)
+        limit = self.options.max_turns
+        if limit is not None and self.phase != OVER and len(self.turns) >= limit:
+            # a research variant's last turn: the most tokens win, then the fewest cards
+            best = max(self.tokens)
+            most = [s for s in range(self.players) if self.tokens[s] == best]
+            fewest = min(self.hand_size[s] for s in most)
+            winners = [s for s in most if self.hand_size[s] == fewest]
+            self._end(winners, "turns", events)
+        return events
+
+    def _turn(self, action: Action) -> list[Event]:
         seat = self.turn
         assert seat is not None
         kind = type(action)
@@ -277,7 +297,7 @@ class WakatankaState(State[Action, WakatankaView]):
         self.tokens[seat] += 1
         if self.narrate:
             events.append(Event("token", {"seat": seat, "tokens": self.tokens[seat]}))
-        if self.tokens[seat] >= TOKENS_TO_WIN:
+        if self.tokens[seat] >= self.options.tokens_to_win:
             self._end([seat], "tokens", events)
             return True
         return False

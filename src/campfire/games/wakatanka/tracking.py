@@ -150,7 +150,9 @@ class _Counts:
     @classmethod
     def of(cls, view: WakatankaView) -> _Counts:
         n = view.players
-        pool = [per_kind(n)] * 7
+        pool = [per_kind(n, view.options.cards)] * 7
+        for animal in TILES[view.options.animals :]:  # a research variant's missing animals
+            pool[CARD_INDEX[animal]] = 0
         for name in view.removed:
             pool[CARD_INDEX[name]] -= 1
         facedown = [0] * n

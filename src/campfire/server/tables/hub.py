@@ -387,6 +387,9 @@ class Hub:
             state = game.new_state(spec.players, spec.options)
         except OptionError as error:
             raise Refused(422, str(error)) from None
+        research: list[str] = state.options.research()
+        if research:  # small games for solvers (docs/research.md), not the game as it is played
+            raise Refused(422, f"research variant options are not offered at tables: {research}")
         players = state.players
         options = Record.of(state).options
         levels = game.bot_levels()

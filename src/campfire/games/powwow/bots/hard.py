@@ -13,7 +13,7 @@ from campfire.games.powwow.bots.belief import MODEL, Moment, belief, round_momen
 from campfire.games.powwow.bots.legal import clamp, next_seat, pick_legal
 from campfire.games.powwow.bots.medium import odds_after_extra, threshold_action
 from campfire.games.powwow.feathers import GUESS_MIN
-from campfire.games.powwow.odds import ALL, Odds, distribution, seat_odds, unseen_by
+from campfire.games.powwow.odds import Odds, distribution, pool, seat_odds, unseen_by
 from campfire.games.powwow.state import PowwowState
 from campfire.games.powwow.view import PowwowView, RoundResult
 
@@ -50,7 +50,7 @@ class RoundModel:
         odds = self.cache.get(key)
         if odds is None:
             seen = [f for s, w in enumerate(state.worn) if s != seat for f in w]
-            unseen = ALL.copy()
+            unseen = pool(state.options)
             unseen.subtract(state.used)
             unseen.subtract(seen)
             hidden = len(state.worn[seat])
@@ -77,7 +77,10 @@ class RoundModel:
                 self.extra_cache[key] = odds_after_extra(view)
             return self.extra_cache[key]
 
-        return threshold_action(view, self.odds(state, seat), MODEL, after_extra)
+        action = threshold_action(view, self.odds(state, seat), MODEL, after_extra)
+        if state.variant:  # a research variant's narrower guesses
+            return pick_legal(action, state.legal_actions())
+        return action
 
     def settle(self, state: PowwowState, action: Action) -> float | None:
         """P(this seat keeps clear of the buzzard) once `action` disputes; None otherwise."""
@@ -251,7 +254,7 @@ class HardBot:
             for own in likely:
                 state = _determinized(view, own)
                 seen = [f for s, w in enumerate(state.worn) if s != nxt for f in w]
-                unseen = ALL.copy()
+                unseen = pool(view.options)
                 unseen.subtract(view.used)
                 unseen.subtract(seen)
                 theirs = distribution(seen, len(state.worn[nxt]), unseen, view.used)

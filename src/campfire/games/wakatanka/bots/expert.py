@@ -95,7 +95,7 @@ def easy_chance(world: WakatankaState, seen: tuple[str, str | None]) -> float:
         chances[("spell", TILES[t])] = rest * 0.3 / len(tall)
     if tall:
         rest *= 0.7
-    sides = neighbours(world.marker)
+    sides = neighbours(world.marker, world.animals)
     true = [t for t in sides if hand[t]]
     for t in true or sides:
         key = ("play", TILES[t])

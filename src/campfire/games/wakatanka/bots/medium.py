@@ -59,7 +59,7 @@ def scored_options(
     hand = view.hand or ()
     kinds = sorted(set(hand), key=CARD_INDEX.__getitem__)
     last = len(hand) == 1
-    for tile in neighbours(TILE_INDEX[view.marker]):
+    for tile in neighbours(TILE_INDEX[view.marker], view.options.animals):
         name = TILES[tile]
         stack = view.stacks[name]
         for card in kinds:
