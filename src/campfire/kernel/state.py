@@ -242,9 +242,9 @@ class Game(ABC, Generic[StateT]):
         """The game's own keys of `campfire replay --json` (see the record format)."""
 
     @abstractmethod
-    def describe(self, event: Event, seat: int | None) -> str:
-        """One line of narration of `event` as `seat` (None: a spectator) would hear it;
-        empty when the event is better shown by the table than told."""
+    def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
+        """One line of narration of `event` as `seat` (None: a spectator) would hear it, in
+        `lang`; empty when the event is better shown by the table than told."""
 
     @abstractmethod
     def sample_state(
@@ -262,6 +262,10 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def text(self) -> TextInterface:
         """How the game is drawn and commanded in a terminal."""
+
+    def text_in(self, lang: str) -> TextInterface:
+        """`text` in the language `lang` (a game that speaks only English returns `text`)."""
+        return self.text
 
     def encoding(self, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
         """The game's action numbers and observation vector for a player count and options
