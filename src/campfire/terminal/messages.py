@@ -62,8 +62,6 @@ PASS_KEYBOARD = N_(
 )
 SEAT_RULE = N_("seat {seat}")
 GAME_OVER = N_("game over")
-WINNER = N_("[bold]Winner: {names}[/]")
-WINNERS = N_("[bold]Winners: {names}[/]")
 AND = N_(" and ")
 SEAT = N_("seat {seat}")
 TYPED_AHEAD = N_(

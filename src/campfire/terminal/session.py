@@ -24,7 +24,7 @@ from rich.text import Text
 
 from campfire.i18n import Translator, translator
 from campfire.kernel.bots import Bot
-from campfire.kernel.errors import IllegalAction
+from campfire.kernel.errors import IllegalAction, Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
@@ -343,10 +343,18 @@ class Session:
                 action = self.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
             except UnknownCommand as error:
-                self.error(self.unknown(error.verb, seat) or str(error))
+                self.error(
+                    self.unknown(error.verb, seat)
+                    or self.tr.gettext(
+                        "unknown command '{verb}' (help lists them)", verb=error.verb
+                    )
+                )
                 continue
             except (ValueError, IllegalAction) as error:
-                self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
+                if self.lang != "en":
+                    self.error(refusal_in(error, self.tr))
+                else:
+                    self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
                 continue
             self.moved()
             self.tell(events)
@@ -412,7 +420,9 @@ class Session:
         said = self.tr.join(
             self.say(say.ROLE_YOU) if s == seat else self.say(say.SEAT, seat=s) for s in winners
         )
-        line = self.tr.ngettext(say.WINNER, say.WINNERS, len(winners), names=said)
+        line = self.tr.ngettext(
+            "[bold]Winner: {names}[/]", "[bold]Winners: {names}[/]", len(winners), names=said
+        )
         self.console.print(line, highlight=False)
 
 
@@ -478,6 +488,19 @@ END_COMMANDS: dict[str, EndCommand] = {
     "help": (say.END_HELP_HELP, _end_help),
     "quit": (say.END_HELP_QUIT, _end_quit),
 }
+
+
+def refusal_in(error: Exception, tr: Translator) -> str:
+    """A refusal in the reader's language: the rules' own (a `Refusal`: its template and
+    values, names of things through the catalogue) or one already said by the text layer."""
+    problem = error.args[0] if error.args else str(error)
+    if isinstance(problem, Refusal):
+        values = {
+            k: tr.pgettext("animal", v) if isinstance(v, str) else v
+            for k, v in problem.values.items()
+        }
+        return tr.gettext(problem.template, **values)
+    return str(problem)
 
 
 def to_you(message: str, seat: int) -> str:

@@ -21,8 +21,10 @@ from campfire.games.powwow.actions import (
 from campfire.games.powwow.feathers import FEATHERS, GUESS_MAX, GUESS_MIN, count
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView, RoundResult
+from campfire.i18n import N_
 from campfire.kernel.chance import ChanceMode, ChanceOutcome, ChanceSpec, Draw, Shuffle, Shuffled
 from campfire.kernel.chance import Stack as FeatherStack
+from campfire.kernel.errors import Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.state import State
 
@@ -151,15 +153,27 @@ class PowwowState(State[Action, PowwowView]):
         if kind is Guess:
             value = action.value
             if not isinstance(value, int) or isinstance(value, bool):
-                return f"a guess is a whole number, not {value!r}"
+                return Refusal(N_("a guess is a whole number, not {value}"), value=repr(value))
             if not GUESS_MIN <= value <= GUESS_MAX:
                 # the range that is legal now: above the standing guess, when there is one
                 lowest = GUESS_MIN if self.guess is None else self.guess + 1
                 if lowest > GUESS_MAX:
-                    return f"no guess is higher than the standing guess {self.guess}: dispute it"
-                return f"a guess must be between {lowest} and {GUESS_MAX}, not {value}"
+                    return Refusal(
+                        N_("no guess is higher than the standing guess {guess}: dispute it"),
+                        guess=self.guess,
+                    )
+                return Refusal(
+                    N_("a guess must be between {lowest} and {highest}, not {value}"),
+                    lowest=lowest,
+                    highest=GUESS_MAX,
+                    value=value,
+                )
             if self.guess is not None and value <= self.guess:
-                return f"a guess must be higher than the standing guess {self.guess}, not {value}"
+                return Refusal(
+                    N_("a guess must be higher than the standing guess {guess}, not {value}"),
+                    guess=self.guess,
+                    value=value,
+                )
             target = action.extra_feather_to
             if target is None:
                 return None
@@ -167,22 +181,26 @@ class PowwowState(State[Action, PowwowView]):
             if problem:
                 return problem
             if not isinstance(target, int) or not 0 <= target < self.players:
-                return f"there is no seat {target!r} to take an extra feather"
+                return Refusal(
+                    N_("there is no seat {target} to take an extra feather"), target=repr(target)
+                )
             if target == self.turn:
-                return "the extra feather must go to another player"
+                return Refusal(N_("the extra feather must go to another player"))
             if not self.active[target]:
-                return f"seat {target} is out and wears no feather"
+                return Refusal(N_("seat {target} is out and wears no feather"), target=target)
             if len(self.worn[target]) != 1:
-                return f"seat {target} already wears two feathers (two at most)"
+                return Refusal(
+                    N_("seat {target} already wears two feathers (two at most)"), target=target
+                )
             return None
         if kind is Dispute:
-            return "there is no guess to dispute yet" if self.guess is None else None
+            return Refusal(N_("there is no guess to dispute yet")) if self.guess is None else None
         if kind is Agree:
             problem = self._tomahawk_refusal("agree")
             if problem:
                 return problem
             if self.guess is None:
-                return "there is no guess to agree with yet"
+                return Refusal(N_("there is no guess to agree with yet"))
             if self.agreed:
                 return (
                     f"seat {self.owner} took the standing guess by agreeing: "
