@@ -72,7 +72,7 @@ from benchmarks.cluster import (
 )
 from campfire.kernel import Record, RecordError, get_game
 from campfire.server.collector import Tenure
-from campfire.server.webgame import web_game
+from campfire.server.tables.webgame import web_game
 
 SEATS = 4
 #: seconds a move may take to reach every seat before the table looks again (a lost update)

@@ -33,8 +33,8 @@ from websockets.sync.client import connect
 
 from campfire.kernel import Record, get_game
 from campfire.server import create_app
-from campfire.server.storage import PLAYING, SeatRow, Storage, TableRow
-from campfire.server.webgame import web_game
+from campfire.server.store.storage import PLAYING, SeatRow, Storage, TableRow
+from campfire.server.tables.webgame import web_game
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 

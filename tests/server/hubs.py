@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from campfire.server.bus import Bus
-from campfire.server.hub import Hub
-from campfire.server.storage import Storage
+from campfire.server.cluster.bus import Bus
+from campfire.server.store.storage import Storage
+from campfire.server.tables.hub import Hub
 
 
 def started(tmp_path: Path, here_bus: Bus, there_bus: Bus) -> tuple[Hub, Hub]:

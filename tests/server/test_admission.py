@@ -10,7 +10,7 @@ import pytest
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
-from campfire.server import admission
+from campfire.server.tables import admission
 from tests.server.conftest import Client, Socket
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from campfire.kernel import Record, get_game
-from campfire.server.webgame import web_game
+from campfire.server.tables.webgame import web_game
 from tests.server.conftest import Client
 
 
@@ -287,7 +287,7 @@ def test_pages_and_game_files_are_served(client: Client) -> None:
 def test_finished_tables_leave_memory_and_come_back_from_storage(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("campfire.server.hub.FINISHED_KEPT", 1)
+    monkeypatch.setattr("campfire.server.tables.hub.FINISHED_KEPT", 1)
     hub = client.app.state.hub
     ids = [client.create("powwow", 2, {0: "random", 1: "random"})["id"] for _ in range(3)]
     for table_id in ids:

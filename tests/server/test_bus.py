@@ -9,7 +9,7 @@ import secrets
 import orjson
 import pytest
 
-from campfire.server.bus import Bus, Presence, RedisBus
+from campfire.server.cluster.bus import Bus, Presence, RedisBus
 
 
 def bus_of(kind: str, redis_url: str) -> Bus:

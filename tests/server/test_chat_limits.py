@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from campfire.server import chat
+from campfire.server.tables import chat
 from tests.server.conftest import Client
 from tests.server.test_chat import error_for, said
 

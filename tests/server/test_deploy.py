@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import WebSocketException
 
 from campfire.kernel import Record, get_game
-from campfire.server.webgame import web_game
+from campfire.server.tables.webgame import web_game
 
 #: game -> the seats bots play (every other seat is a person with a socket of their own)
 GAMES: dict[str, dict[int, str]] = {"wakatanka": {2: "random"}, "powwow": {1: "easy"}}

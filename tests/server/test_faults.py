@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from campfire.server.storage import Conflict
+from campfire.server.store.storage import Conflict
 from tests.server.conftest import Client, Socket
 from tests.server.test_api import pick
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from campfire.server.hub import TableSpec
 from campfire.server.refusals import Refused
+from campfire.server.tables.hub import TableSpec
 from tests.server.hubs import Recording, counted_reads, started, stopped
 
 

@@ -21,6 +21,8 @@ def test_your_games_lists_the_tables_this_browser_sits_at(client: Client, open_p
     page = watched.page
     page.goto(f"{client.base}/")
     expect(page.locator("#mine-box")).to_be_hidden()  # nothing yet
+    # the lobby's script has drawn the form (a click before that submits it as a plain GET)
+    expect(page.locator("#game-choice input").first).to_be_checked()
     page.get_by_label("Your name", exact=True).fill("Ana")
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url(re.compile(r"/t/[a-z0-9]{12}$"))

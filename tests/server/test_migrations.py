@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sqlalchemy import create_engine, inspect
 
-from campfire.server import migrate
-from campfire.server.storage import PLAYING, WAITING, Deal, SeatRow, Storage, TableRow
+from campfire.server.store import migrate
+from campfire.server.store.storage import PLAYING, WAITING, Deal, SeatRow, Storage, TableRow
 from tests.server.conftest import PG_URL
 
 #: the layout every server wrote with `create_all` before migrations (revision 0001)

@@ -4,8 +4,7 @@ zero-width joiner are ordinary names (issue 24, item 11)."""
 
 from __future__ import annotations
 
-from campfire.server.names import name_key
-from campfire.server.requests import invisible
+from campfire.server.names import invisible, name_key
 from tests.server.conftest import Client
 from tests.server.test_chat import error_for
 

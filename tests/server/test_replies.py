@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from campfire.server.requests import BODY_LIMIT
+from campfire.server.http.requests import BODY_LIMIT
 from tests.server.conftest import Client
 
 

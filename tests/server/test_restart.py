@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from campfire.kernel import Record
-from campfire.server.live import token_hash
-from campfire.server.storage import WAITING, SeatRow, Storage, TableRow
+from campfire.server.store.storage import WAITING, SeatRow, Storage, TableRow
+from campfire.server.tables.live import token_hash
 from tests.server.conftest import Client, free_port, run_server_process, wait_until_up
 from tests.server.test_api import pick
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from campfire.server.storage import (
+from campfire.server.store.storage import (
     FINISHED,
     PLAYING,
     WAITING,

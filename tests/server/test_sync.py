@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from campfire.server.bus import Bus
-from campfire.server.hub import TableSpec
+from campfire.server.cluster.bus import Bus
+from campfire.server.tables.hub import TableSpec
 from tests.server.hubs import Recording, counted_reads, started, stopped
 
 

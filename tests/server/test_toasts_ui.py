@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from campfire.server.chat import CHAT_RATE
+from campfire.server.tables.chat import CHAT_RATE
 from tests.server import browsing
 from tests.server.conftest import Client
 from tests.server.test_waiting_room_ui import seated_page

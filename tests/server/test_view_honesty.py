@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from campfire.kernel import Event, State, get_game
-from campfire.server.connections import encode
-from campfire.server.live import LiveTable, Seat
-from campfire.server.schema import PLAYING
-from campfire.server.webgame import web_game
+from campfire.server.store.schema import PLAYING
+from campfire.server.tables.connections import encode
+from campfire.server.tables.live import LiveTable, Seat
+from campfire.server.tables.webgame import web_game
 from tests.honesty import CASES, Tally, case_id, other_seat, positions, redeal, visible
 
 Case = tuple[str, int, dict[str, Any]]

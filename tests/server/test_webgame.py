@@ -12,7 +12,7 @@ import pytest
 
 from campfire.bots import make_bot
 from campfire.kernel import get_game
-from campfire.server.webgame import GENERIC_LIMIT, WebGame, option_fields, web_game
+from campfire.server.tables.webgame import GENERIC_LIMIT, WebGame, option_fields, web_game
 
 
 def key(action: dict[str, Any]) -> str:

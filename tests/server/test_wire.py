@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from campfire.kernel import Record, State, get_game
-from campfire.server.webgame import web_game
+from campfire.server.tables.webgame import web_game
 from tests.server.conftest import Client, Socket
 
 

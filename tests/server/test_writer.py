@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from campfire.server.storage import FINISHED, PLAYING, Conflict, SeatRow, Storage, TableRow
-from campfire.server.writer import Writer
+from campfire.server.store.storage import FINISHED, PLAYING, Conflict, SeatRow, Storage, TableRow
+from campfire.server.store.writer import Writer
 from tests.server.conftest import PG_URL
 
 

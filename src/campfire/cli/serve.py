@@ -72,7 +72,7 @@ def serve(
     import uvicorn
 
     from campfire.server import create_app
-    from campfire.server.app import CONFIG_VARIABLE
+    from campfire.server.http.app import CONFIG_VARIABLE
 
     if not 0 < port < 65536:
         fail(f"--port must be between 1 and 65535, not {port}")
@@ -126,7 +126,7 @@ def serve(
         return
     # each worker process builds its own app from the settings
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
-    uvicorn.run("campfire.server.app:app_from_env", factory=True, workers=workers, **options)
+    uvicorn.run("campfire.server.http.app:app_from_env", factory=True, workers=workers, **options)
 
 
 def _check_redis(url: str) -> None:
@@ -150,8 +150,8 @@ def upgrade(
     ] = DEFAULT_DB,
 ) -> None:
     """Create the tables, or bring an older database to the newest layout (nothing is lost)."""
-    from campfire.server import migrate
-    from campfire.server.storage import Storage
+    from campfire.server.store import migrate
+    from campfire.server.store.storage import Storage
 
     try:
         storage = Storage(db, upgrade=False)

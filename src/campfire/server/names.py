@@ -34,3 +34,26 @@ def name_key(name: str) -> str:
         ch for ch in unicodedata.normalize("NFD", folded) if unicodedata.category(ch) != "Mn"
     )
     return unicodedata.normalize("NFKC", bare.translate(_lookalikes())).casefold()
+
+
+def invisible(text: str) -> bool:
+    """Whether the text holds control, format, surrogate, private or unassigned characters:
+    what a name or a chat line may not, as it could hide or reorder what others read. A
+    zero-width joiner that joins two emoji into one (👨‍👩‍👧) is part of what is seen."""
+    return any(
+        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and not _emoji_joiner(text, i)
+        for i, ch in enumerate(text)
+    )
+
+
+#: what may stand before a joiner inside an emoji sequence: a symbol, a skin tone (Sk)
+_JOINED = ("So", "Sk")
+
+
+def _emoji_joiner(text: str, i: int) -> bool:
+    """Whether text[i] is a zero-width joiner between two parts of one emoji."""
+    if text[i] != "\u200d" or i == 0 or i + 1 >= len(text):
+        return False
+    before, after = text[i - 1], text[i + 1]
+    joined = before == "\ufe0f" or unicodedata.category(before) in _JOINED  # or after VS16
+    return joined and unicodedata.category(after) == "So"

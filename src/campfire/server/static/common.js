@@ -77,6 +77,9 @@ export async function api(path, { method = "GET", body, token } = {}) {
     const reason = (data && data.error) || text || response.statusText;
     const error = new Error(reason);
     error.status = response.status;
+    // seconds until the same request may succeed, when the server knows (a 429's Retry-After)
+    const wait = Number(response.headers.get("Retry-After"));
+    error.retryAfter = response.headers.has("Retry-After") && Number.isFinite(wait) ? wait : null;
     throw error;
   }
   return data;
@@ -188,6 +191,42 @@ export function toast(text, kind = "error") {
   return note;
 }
 
+/** A refusal told to a person (the server's 429s above all): what happened (`heading`), the
+ * server's reason, what to do (`advice`) and, when the wait is known, a countdown after which
+ * `ready` is called. Styled like the server's own refusal page (refused.html). */
+export function refusalBox({ heading, reason, advice, retryAfter = null, actions = [], ready = null }) {
+  const sentence = (text) => {
+    const t = String(text || "");
+    return t.charAt(0).toUpperCase() + t.slice(1) + (t.endsWith(".") ? "" : ".");
+  };
+  const when = el("p", { class: "refusal-when", role: "timer" });
+  const box = el("div", { class: "notice refusal", role: "alert" },
+    el("h2", {}, heading),
+    el("p", { class: "refusal-reason" }, sentence(reason)),
+    advice ? el("p", { class: "refusal-advice" }, advice) : null,
+    when,
+    actions.length ? el("p", { class: "refusal-actions" }, actions) : null);
+  if (retryAfter === null || retryAfter === undefined) {
+    when.hidden = true;
+    if (ready) ready();
+    return box;
+  }
+  const until = Date.now() + Math.ceil(retryAfter) * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (!box.isConnected && left < Math.ceil(retryAfter)) return; // replaced meanwhile
+    if (left <= 0) {
+      when.textContent = "You can try again now.";
+      if (ready) ready();
+      return;
+    }
+    when.textContent = `Try again in ${plural(left, "second")}.`;
+    setTimeout(tick, Math.min(1000, until - Date.now() - (left - 1) * 1000));
+  };
+  tick();
+  return box;
+}
+
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -202,6 +241,22 @@ export function logo(size = 28) {
     svg("rect", { x: 5, y: 27, width: 22, height: 3, rx: 1.5, fill: "#8b5a2b", transform: "rotate(-8 16 28)" }),
     svg("rect", { x: 5, y: 27, width: 22, height: 3, rx: 1.5, fill: "#6b4423", transform: "rotate(8 16 28)" }),
   );
+}
+
+/** Where the seat `k` places from the viewer sits in the phone layout's grid of six tracks,
+ * each seat two tracks wide: rows as even as they go (at most three seats a row: 4 make 2+2,
+ * 7 make 3+2+2, never 3+1), each row centred. A `grid-column` value. */
+export function phoneColumn(k, players) {
+  const rows = Math.ceil(players / 3);
+  const base = Math.floor(players / rows);
+  const extra = players % rows;
+  let first = 0;
+  for (let row = 0; row < rows; row++) {
+    const size = base + (row < extra ? 1 : 0);
+    if (k < first + size) return `${4 - size + 2 * (k - first)} / span 2`;
+    first += size;
+  }
+  return "auto / span 2";
 }
 
 /** Seat positions on an ellipse, the viewer at the bottom, seats numbered clockwise.

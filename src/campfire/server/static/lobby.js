@@ -1,5 +1,5 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
-import { api, el, forgetSeat, logo, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
+import { api, el, forgetSeat, logo, refusalBox, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
@@ -88,6 +88,8 @@ async function create(event) {
   const g = chosen();
   const name = $("your-name").value.trim();
   $("form-error").textContent = "";
+  $("form-refusal").hidden = true;
+  $("form-refusal").replaceChildren();
   if (!name) {
     $("form-error").textContent = "Enter your name first.";
     $("your-name").focus();
@@ -115,9 +117,29 @@ async function create(event) {
     saveSeat(made.id, made.seat, made.token);
     location.assign(`/t/${made.id}`);
   } catch (error) {
-    $("form-error").textContent = error.message;
-    $("create-btn").disabled = false;
+    if (error.status === 429) refused(error);
+    else {
+      $("form-error").textContent = error.message;
+      $("create-btn").disabled = false;
+    }
   }
+}
+
+/** Too many tables from this address: say so plainly, what to do, and when to try again. */
+function refused(error) {
+  const timed = error.retryAfter !== null && error.retryAfter !== undefined;
+  const advice = timed
+    ? "One address may open only so many tables a minute, so that no script can fill the server. Your tables so far are kept (Your games)."
+    : "Tables waiting for friends count until their game starts: start a game at one of them, cancel one from its page (Cancel this table), or play with bots only, which never waits.";
+  const box = refusalBox({
+    heading: "You cannot start another table just now",
+    reason: error.message,
+    advice,
+    retryAfter: timed ? error.retryAfter : null,
+    ready: () => { $("create-btn").disabled = false; },
+  });
+  $("form-refusal").replaceChildren(box);
+  $("form-refusal").hidden = false;
 }
 
 async function refresh() {

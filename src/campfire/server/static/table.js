@@ -1,8 +1,8 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, possessiveName, plural, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName, setting,
-  toast,
+  api, el, forgetSeat, logo, nameText, possessiveName, plural, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName,
+  setting, toast,
 } from "/static/common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -425,6 +425,10 @@ function receive(message) {
       page.seat = null;
       toast(`${message.reason}. You are watching.`);
       page.ws.close();
+    } else if (message.fatal && message.status === 429) {
+      page.stopped = true;
+      setConn("not connected", "bad");
+      crowded(message);
     } else if (message.fatal) {
       page.stopped = true;
       setConn("closed", "bad");
@@ -433,6 +437,33 @@ function receive(message) {
       toast(message.reason);
     }
   }
+}
+
+/** The socket was refused for a crowd (429: too many watchers here, or from this address): a
+ * panel that stays, says what to do, and connects again when asked. */
+function crowded(message) {
+  $("refusal")?.remove();
+  const again = el("button", { type: "button", class: "primary", id: "retry-btn" }, "Try again");
+  const box = refusalBox({
+    heading: page.seat ? "Your seat could not connect just now" : "You cannot watch this table just now",
+    reason: message.reason,
+    advice: "Players with a seat always get in; watchers are limited at each table and from each address. Close another tab that watches this table, or try again in a little while.",
+    retryAfter: Number.isFinite(message.retry_after) ? message.retry_after : null,
+    actions: [again, el("a", { class: "button", href: "/" }, "Back to the lobby")],
+  });
+  box.id = "refusal";
+  // nothing to play or invite to from here: only the way back in
+  $("controls").hidden = true;
+  $("invite-btn").hidden = true;
+  again.addEventListener("click", () => {
+    box.remove();
+    $("controls").hidden = false;
+    page.stopped = false;
+    page.retry = 0;
+    connect();
+  });
+  $("stage").prepend(box);
+  box.scrollIntoView({ block: "nearest" });
 }
 
 function update(message) {

@@ -1,6 +1,6 @@
 """Pow Wow at the browser table: compact controls, the count of the last round, static files.
 
-See `campfire.server.webgame` for what each function is for.
+See `campfire.server.tables.webgame` for what each function is for.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // Pow Wow's board: headbands around the fire, the standing guess, the controls, the count.
-import { el, plural, seatPositions, svg } from "/static/common.js";
+import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
 
 const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
@@ -168,9 +168,10 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
       view.options.tomahawks ? (view.tomahawks[s] ? "tomahawk ready" : "tomahawk spent") : null,
       view.owner === s ? `owns the guess ${view.guess}` : null,
     ].filter(Boolean).join(", ");
+    const place = (s - (you ?? 0) + view.players) % view.players; // places from the viewer
     const node = el("div", {
       class: classes.join(" "),
-      style: { left: `${spots[s].left}%`, top: `${spots[s].top}%`, order: String((s - (you ?? 0) + view.players) % view.players) },
+      style: { left: `${spots[s].left}%`, top: `${spots[s].top}%`, order: String(place), "--phone-column": phoneColumn(place, view.players) },
       role: "group",
       "aria-label": described,
       dataset: { seat: s },

@@ -1,6 +1,6 @@
 """Waka Tanka at the browser table: compact controls, the circle of tiles, static files.
 
-See `campfire.server.webgame` for what each function is for.
+See `campfire.server.tables.webgame` for what each function is for.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // Waka Tanka's board: six animal tiles in a circle, the marker, the players, your hand of cards.
-import { el, plural, seatPositions, svg } from "/static/common.js";
+import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
 
 const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
@@ -246,9 +246,10 @@ function drawSeats(ring, view, table, ctx, hands = null) {
       ? el("div", { class: "bubble owner" }, "last card!")
       : lastTurn[s] ? el("div", { class: "bubble" }, turnText(lastTurn[s])) : null;
     const described = [ctx.name(s), toMove ? "to play" : null, `${plural(size, "card")} in hand`, `${view.tokens[s]} of 4 tokens`].filter(Boolean).join(", ");
+    const place = (s - (you ?? 0) + view.players) % view.players; // places from the viewer
     const node = el("div", {
       class: `seat wt-seat${toMove ? " to-move" : ""}${s === you ? " me" : ""}`,
-      style: { left: `${spots[s].left}%`, top: `${spots[s].top}%`, order: String((s - (you ?? 0) + view.players) % view.players) },
+      style: { left: `${spots[s].left}%`, top: `${spots[s].top}%`, order: String(place), "--phone-column": phoneColumn(place, view.players) },
       role: "group",
       "aria-label": described,
       dataset: { seat: s },

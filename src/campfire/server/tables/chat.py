@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from campfire.server.connections import Connection
-from campfire.server.live import LiveTable
+from campfire.server.names import invisible
 from campfire.server.refusals import Refused
-from campfire.server.requests import invisible
-from campfire.server.storage import ChatRow, Conflict
+from campfire.server.store.storage import ChatRow, Conflict
+from campfire.server.tables.connections import Connection
+from campfire.server.tables.live import LiveTable
 
 if TYPE_CHECKING:
-    from campfire.server.hub import Hub
+    from campfire.server.tables.hub import Hub
 
 log = logging.getLogger("campfire.server")
 

@@ -11,32 +11,24 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
-from campfire.server.bus import Bus, make_bus
-from campfire.server.chat import chat_message
+from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
-from campfire.server.headers import BodyLimit, DefaultHeaders
-from campfire.server.hub import (
-    WAITING_HOURS,
-    WAITING_PER_ADDRESS,
-    Hub,
-    TableSpec,
-)
-from campfire.server.live import AWAY_SECONDS, BOT, LiveTable
-from campfire.server.pages import add_page_routes
-from campfire.server.refusals import Refused
-from campfire.server.requests import (
+from campfire.server.http.headers import BodyLimit, DefaultHeaders
+from campfire.server.http.pages import add_page_routes, refusal
+from campfire.server.http.requests import (
     BODY_LIMIT,
     ActBody,
     BotBody,
@@ -47,9 +39,18 @@ from campfire.server.requests import (
     first_error,
     read_body,
 )
-from campfire.server.sockets import add_socket_routes
-from campfire.server.storage import FINISHED, PLAYING, WAITING, Storage
-from campfire.server.webgame import web_game
+from campfire.server.http.sockets import add_socket_routes
+from campfire.server.refusals import Refused
+from campfire.server.store.storage import FINISHED, PLAYING, WAITING, Storage
+from campfire.server.tables.chat import chat_message
+from campfire.server.tables.hub import (
+    WAITING_HOURS,
+    WAITING_PER_ADDRESS,
+    Hub,
+    TableSpec,
+)
+from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable
+from campfire.server.tables.webgame import web_game
 
 log = logging.getLogger("campfire.server")
 
@@ -89,10 +90,12 @@ class CreationLimit:
         """Count a new table for `address`, or refuse (429) saying when to try again."""
         wait = await self.bus.hit(f"tables:{address}", self.per_minute, 60.0)
         if wait is not None:
+            seconds = math.ceil(max(wait, 1))
             raise Refused(
                 429,
                 f"too many new tables from one address: {self.per_minute} a minute at most; "
-                f"try again in {max(wait, 1):.0f} s",
+                f"try again in {seconds} s",
+                retry_after=seconds,
             )
 
 
@@ -159,17 +162,18 @@ def create_app(
     app.state.hub = hub
     app.state.storage = storage
 
+    # {"error": reason}, or a page saying it to a browser that opened the address (pages.py)
     @app.exception_handler(Refused)
-    async def refused(_request: Request, error: Refused) -> JSONResponse:
-        return JSONResponse({"error": error.reason}, status_code=error.status)
+    async def refused(request: Request, error: Refused) -> Response:
+        return refusal(request, error.status, error.reason, error.retry_after)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        return refusal(request, error.status_code, str(error.detail))
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": first_error(error)}, status_code=422)
+    async def invalid(request: Request, error: RequestValidationError) -> Response:
+        return refusal(request, 422, first_error(error))
 
     # pages and modules are small: always revalidated, so an update is seen at once; every
     # response carries the security headers

@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from campfire.kernel import Bot, Event, Game, State
-from campfire.server.bus import Presence
-from campfire.server.connections import Connection, encode
+from campfire.server.cluster.bus import Presence
 from campfire.server.names import name_key
-from campfire.server.schema import FINISHED, PLAYING
-from campfire.server.webgame import WebGame
+from campfire.server.store.schema import FINISHED, PLAYING
+from campfire.server.tables.connections import Connection, encode
+from campfire.server.tables.webgame import WebGame
 
 HUMAN = "human"
 BOT = "bot"

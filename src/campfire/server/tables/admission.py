@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from campfire.server.connections import Connection
 from campfire.server.refusals import Refused
+from campfire.server.tables.connections import Connection
 
 #: spectator connections one table accepts (seated players always get in)
 SPECTATOR_LIMIT = 64

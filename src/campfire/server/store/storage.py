@@ -34,9 +34,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
-from campfire.server import migrate
 from campfire.server.names import name_key
-from campfire.server.schema import (
+from campfire.server.store import migrate
+from campfire.server.store.schema import (
     FINISHED,
     PLAYING,
     WAITING,

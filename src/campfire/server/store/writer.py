@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campfire.server.storage import Conflict, Storage, dumps
+from campfire.server.store.storage import Conflict, Storage, dumps
 
 log = logging.getLogger("campfire.server")
 

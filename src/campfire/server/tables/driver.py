@@ -16,12 +16,12 @@ import anyio
 
 from campfire.bots import make_bot
 from campfire.kernel import RandomBot
-from campfire.server.bus import LEASE_SECONDS
-from campfire.server.live import BOT, LiveTable
-from campfire.server.schema import PLAYING
+from campfire.server.cluster.bus import LEASE_SECONDS
+from campfire.server.store.schema import PLAYING
+from campfire.server.tables.live import BOT, LiveTable
 
 if TYPE_CHECKING:
-    from campfire.server.hub import Hub
+    from campfire.server.tables.hub import Hub
 
 log = logging.getLogger("campfire.server")
 

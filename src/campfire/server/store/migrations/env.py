@@ -1,10 +1,10 @@
-"""Alembic's entry point: migrations run on the connection `campfire.server.migrate` hands over."""
+"""Alembic's entry point: migrations run on the connection `store.migrate` hands over."""
 
 from __future__ import annotations
 
 from alembic import context
 
-from campfire.server.migrate import VERSION_TABLE
+from campfire.server.store.migrate import VERSION_TABLE
 
 connection = context.config.attributes["connection"]
 context.configure(

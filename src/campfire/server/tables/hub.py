@@ -36,13 +36,26 @@ from campfire.kernel import (
     get_game,
 )
 from campfire.kernel.records import entry_to_json
-from campfire.server.admission import admit
-from campfire.server.bus import Bus
-from campfire.server.chat import CHAT_LENGTH, TableChat, chat_message
-from campfire.server.clock import CLOCK_STRIKES, TurnClock
-from campfire.server.connections import Connection
-from campfire.server.driver import BotDriver
-from campfire.server.live import (
+from campfire.server.cluster.bus import Bus
+from campfire.server.names import name_key
+from campfire.server.refusals import Refused
+from campfire.server.store.schema import FINISHED, PLAYING, WAITING
+from campfire.server.store.storage import (
+    Conflict,
+    Deal,
+    NameRemoved,
+    NameTaken,
+    SeatRow,
+    Storage,
+    TableRow,
+)
+from campfire.server.store.writer import Writer
+from campfire.server.tables.admission import admit
+from campfire.server.tables.chat import CHAT_LENGTH, TableChat, chat_message
+from campfire.server.tables.clock import CLOCK_STRIKES, TurnClock
+from campfire.server.tables.connections import Connection
+from campfire.server.tables.driver import BotDriver
+from campfire.server.tables.live import (
     AWAY_SECONDS,
     BOT,
     CANCELLED,
@@ -55,21 +68,8 @@ from campfire.server.live import (
     removed_reason,
     token_hash,
 )
-from campfire.server.names import name_key
-from campfire.server.refusals import Refused
-from campfire.server.schema import FINISHED, PLAYING, WAITING
-from campfire.server.storage import (
-    Conflict,
-    Deal,
-    NameRemoved,
-    NameTaken,
-    SeatRow,
-    Storage,
-    TableRow,
-)
-from campfire.server.sync import Sync
-from campfire.server.webgame import web_game
-from campfire.server.writer import Writer
+from campfire.server.tables.sync import Sync
+from campfire.server.tables.webgame import web_game
 
 log = logging.getLogger("campfire.server")
 T = TypeVar("T")

@@ -13,11 +13,11 @@ import anyio
 
 from campfire.bots import make_bot
 from campfire.kernel import Event
-from campfire.server.live import CLOCK_EVENT, HUMAN, TAKEOVER_LEVEL, LiveTable
-from campfire.server.schema import PLAYING
+from campfire.server.store.schema import PLAYING
+from campfire.server.tables.live import CLOCK_EVENT, HUMAN, TAKEOVER_LEVEL, LiveTable
 
 if TYPE_CHECKING:
-    from campfire.server.hub import Hub
+    from campfire.server.tables.hub import Hub
 
 log = logging.getLogger("campfire.server")
 

@@ -13,12 +13,7 @@ from fastapi import FastAPI, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from campfire.server.admission import check_origin
-from campfire.server.connections import Connection
-from campfire.server.hub import Hub
-from campfire.server.live import LiveTable
-from campfire.server.refusals import Refused
-from campfire.server.requests import (
+from campfire.server.http.requests import (
     MESSAGE_LIMIT,
     SURROGATE_REFUSAL,
     ActBody,
@@ -26,6 +21,11 @@ from campfire.server.requests import (
     first_error,
     lone_surrogate,
 )
+from campfire.server.refusals import Refused
+from campfire.server.tables.admission import check_origin
+from campfire.server.tables.connections import Connection
+from campfire.server.tables.hub import Hub
+from campfire.server.tables.live import LiveTable
 
 #: seconds a new WebSocket has to say hello
 HELLO_TIMEOUT = 10.0

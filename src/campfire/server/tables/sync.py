@@ -16,9 +16,11 @@ import anyio
 from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
-from campfire.server.bus import Presence
-from campfire.server.clock import CLOCK_STRIKES, clock_event
-from campfire.server.live import (
+from campfire.server.cluster.bus import Presence
+from campfire.server.store.schema import FINISHED, PLAYING
+from campfire.server.store.storage import SeatRow
+from campfire.server.tables.clock import CLOCK_STRIKES, clock_event
+from campfire.server.tables.live import (
     BOT,
     CANCELLED,
     HUMAN,
@@ -27,11 +29,9 @@ from campfire.server.live import (
     left_reason,
     removed_reason,
 )
-from campfire.server.schema import FINISHED, PLAYING
-from campfire.server.storage import SeatRow
 
 if TYPE_CHECKING:
-    from campfire.server.hub import Hub
+    from campfire.server.tables.hub import Hub
 
 log = logging.getLogger("campfire.server")
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Request
@@ -12,6 +11,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from campfire.kernel import games
+from campfire.server.names import invisible
 from campfire.server.refusals import Refused
 
 #: the largest request body and WebSocket message accepted
@@ -66,29 +66,6 @@ RESERVED_NAME = re.compile(r"^(you|spectator|(seat|bot|player) ?\d+)$", re.IGNOR
 
 def bot_level_names() -> set[str]:
     return {level.casefold() for game in games().values() for level in game.bot_levels()}
-
-
-def invisible(text: str) -> bool:
-    """Whether the text holds control, format, surrogate, private or unassigned characters:
-    what a name or a chat line may not, as it could hide or reorder what others read. A
-    zero-width joiner that joins two emoji into one (👨‍👩‍👧) is part of what is seen."""
-    return any(
-        unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") and not _emoji_joiner(text, i)
-        for i, ch in enumerate(text)
-    )
-
-
-#: what may stand before a joiner inside an emoji sequence: a symbol, a skin tone (Sk)
-_JOINED = ("So", "Sk")
-
-
-def _emoji_joiner(text: str, i: int) -> bool:
-    """Whether text[i] is a zero-width joiner between two parts of one emoji."""
-    if text[i] != "\u200d" or i == 0 or i + 1 >= len(text):
-        return False
-    before, after = text[i - 1], text[i + 1]
-    joined = before == "\ufe0f" or unicodedata.category(before) in _JOINED  # or after VS16
-    return joined and unicodedata.category(after) == "So"
 
 
 SURROGATE = re.compile("[\ud800-\udfff]")

@@ -1,0 +1,1 @@
+"""Several processes together over Redis: notices, leases, presence and shared counters."""
