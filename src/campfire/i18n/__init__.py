@@ -175,6 +175,20 @@ def translator(lang: str | None = "en") -> Translator:
         return Translator(code, _load(code))
 
 
+def refusal_text(problem: object, tr: Translator) -> str:
+    """A refusal in `tr`'s language: the rules' own (a `Refusal` keeps its template and values;
+    a value that names a thing, such as an animal, is named in the language) or, for any other
+    reason, the reason as it was said."""
+    template = getattr(problem, "template", None)
+    values = getattr(problem, "values", None)
+    if isinstance(template, str) and isinstance(values, dict):
+        named = {
+            k: tr.pgettext("animal", v) if isinstance(v, str) else v for k, v in values.items()
+        }
+        return tr.gettext(template, **named)
+    return str(problem)
+
+
 def _load(lang: str) -> NullTranslations:
     if lang == "en":
         return NullTranslations()

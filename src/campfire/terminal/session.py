@@ -22,9 +22,9 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.text import Text
 
-from campfire.i18n import Translator, translator
+from campfire.i18n import Translator, refusal_text, translator
 from campfire.kernel.bots import Bot
-from campfire.kernel.errors import IllegalAction, Refusal
+from campfire.kernel.errors import IllegalAction
 from campfire.kernel.events import Event
 from campfire.kernel.records import Record, SeatEntry
 from campfire.kernel.state import State
@@ -493,14 +493,7 @@ END_COMMANDS: dict[str, EndCommand] = {
 def refusal_in(error: Exception, tr: Translator) -> str:
     """A refusal in the reader's language: the rules' own (a `Refusal`: its template and
     values, names of things through the catalogue) or one already said by the text layer."""
-    problem = error.args[0] if error.args else str(error)
-    if isinstance(problem, Refusal):
-        values = {
-            k: tr.pgettext("animal", v) if isinstance(v, str) else v
-            for k, v in problem.values.items()
-        }
-        return tr.gettext(problem.template, **values)
-    return str(problem)
+    return refusal_text(error.args[0] if error.args else str(error), tr)
 
 
 def to_you(message: str, seat: int) -> str:

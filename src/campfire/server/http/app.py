@@ -27,6 +27,7 @@ from campfire.kernel import Record, games, get_game
 from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
 from campfire.server.http.headers import BodyLimit, DefaultHeaders
+from campfire.server.http.language import page_language
 from campfire.server.http.pages import add_page_routes, refusal
 from campfire.server.http.requests import (
     BODY_LIMIT,
@@ -297,12 +298,12 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/state")
     async def get_state(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
+        table_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
         await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
-        return table.update_for(seat, table.events, full=True)
+        return table.update_for(seat, table.events, full=True, lang=page_language(request))
 
     @app.post("/api/tables/{table_id}/actions")
     async def post_action(
@@ -315,7 +316,9 @@ def create_app(
         body = await read_body(request, ActBody)
         before = len(table.events)
         await hub.act(table, seat, body.action, body.at)
-        update = table.update_for(seat, table.events[before:], full=False)
+        update = table.update_for(
+            seat, table.events[before:], full=False, lang=page_language(request)
+        )
         return update
 
     @app.post("/api/tables/{table_id}/again")
@@ -428,8 +431,9 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay_step(table_id: str, step: int = 0) -> dict[str, Any]:
+    async def replay_step(table_id: str, request: Request, step: int = 0) -> dict[str, Any]:
         table = await table_named(table_id)
+        lang = page_language(request)
         await hub.sync.current(table)
         if table.status != FINISHED:
             raise Refused(409, "a replay shows everything: it opens when the game ends")
@@ -445,13 +449,15 @@ def create_app(
             "steps": total,
             "entry": record.moves[step - 1] if step else None,
             "events": [
-                {"kind": e.kind, "text": table.describe(e, None)}
+                {"kind": e.kind, "text": table.describe(e, None, lang)}
                 for at, e in table.events
                 if at == step
             ],
             # everything told up to here, private events included: a replay hides nothing
             "story": [
-                text for at, e in table.events if at <= step and (text := table.describe(e, None))
+                text
+                for at, e in table.events
+                if at <= step and (text := table.describe(e, None, lang))
             ],
             "views": [state.view(s).to_json() for s in range(table.players)],
             "public": public.to_json(),

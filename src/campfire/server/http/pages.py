@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from campfire.i18n import LANGUAGES, language_of
+from campfire.i18n import LANGUAGES, language_of, refusal_text, translator
 from campfire.i18n.scripts import script_catalogue
 from campfire.kernel import get_game
 from campfire.server.http.language import page_language, render
@@ -136,6 +136,7 @@ def refusal(
     """A refusal as `{"error": reason}`, or as a page for a browser that opened the address:
     what happened, what to do, and when to try again if that is known (`Retry-After`)."""
     headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else {}
+    reason = refusal_text(reason, translator(page_language(request)))
     if not wants_page(request.headers.get("accept", "")):
         return JSONResponse({"error": reason}, status_code=status, headers=headers)
     heading, advice = REFUSAL_PAGES.get(status, ("This cannot be done", "Go back and try again."))

@@ -13,6 +13,7 @@ from fastapi import FastAPI, WebSocket
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from campfire.i18n import negotiate, refusal_text, translator
 from campfire.server.http.requests import (
     MESSAGE_LIMIT,
     SURROGATE_REFUSAL,
@@ -41,7 +42,12 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             seat, name = await _hello(websocket, table)
             await hub.sync.current(table)
             address = websocket.client.host if websocket.client else ""
-            conn = await hub.connect(table, seat, name, address)
+            lang = negotiate(
+                websocket.query_params.get("lang"),
+                websocket.cookies.get("lang"),
+                websocket.headers.get("accept-language"),
+            )
+            conn = await hub.connect(table, seat, name, address, lang)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -96,7 +102,13 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             conn.push({"type": "ok", "id": ref})
         except Refused as refused:
             conn.push(
-                {"type": "error", "id": ref, "status": refused.status, "reason": refused.reason}
+                {
+                    "type": "error",
+                    "id": ref,
+                    "status": refused.status,
+                    "reason": refusal_text(refused.reason, translator(conn.lang)),
+                    **refusal_key(refused.reason),
+                }
             )
 
     async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
@@ -184,3 +196,11 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
         )
         with contextlib.suppress(Exception):
             await websocket.close(4000 + refused.status)
+
+
+def refusal_key(reason: object) -> dict[str, Any]:
+    """A refusal of the rules carries its meaning too: `key` (the English template) and `args`."""
+    template = getattr(reason, "template", None)
+    if not isinstance(template, str):
+        return {}
+    return {"key": template, "args": dict(getattr(reason, "values", {}))}

@@ -586,7 +586,8 @@ class Hub:
             try:
                 events = state.apply(move, seat=seat)
             except IllegalAction as error:
-                raise Refused(409, str(error)) from None
+                # the rules' Refusal as it is: each connection is told it in its language
+                raise Refused(409, error.args[0] if error.args else str(error)) from None
             # a person who moves in time starts their count of run-out clocks again
             person = table.seats[seat].kind == HUMAN
             start = table.at
@@ -906,7 +907,9 @@ class Hub:
                 conn.seat = None
                 conn.push(notice)
                 # the story so far stays told to them as they lived it ("Your time ran out")
-                conn.push(table.update_for(None, table.events, full=True, voice=seat))
+                conn.push(
+                    table.update_for(None, table.events, full=True, voice=seat, lang=conn.lang)
+                )
 
     async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down."""
@@ -974,7 +977,12 @@ class Hub:
 
     # --- connections -----------------------------------------------------------------------
     async def connect(
-        self, table: LiveTable, seat: int | None, name: str | None = None, address: str = ""
+        self,
+        table: LiveTable,
+        seat: int | None,
+        name: str | None = None,
+        address: str = "",
+        lang: str = "en",
     ) -> Connection:
         replaced = admit(table.connections, seat, address)
         if name is not None and table.named(name):
@@ -983,10 +991,10 @@ class Hub:
             table.connections.discard(replaced)
             replaced.push(SEAT_REPLACED)
             replaced.push(None)
-        conn = Connection(seat, name, address)
+        conn = Connection(seat, name, address, lang)
         first = seat is not None and not table.local_count(seat)
         table.connections.add(conn)
-        conn.push(table.update_for(seat, table.events, full=True))
+        conn.push(table.update_for(seat, table.events, full=True, lang=lang))
         conn.push(table.chat_history(CHAT_LENGTH))
         table.broadcast_meta()
         if first and seat is not None:
