@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from campfire.server.cluster.bus import Bus
+from campfire.server.protocol import Carried
 from campfire.server.store.storage import Storage
 from campfire.server.tables.hub import Hub
 
@@ -33,9 +34,9 @@ class Recording(Bus):
 
     def __init__(self) -> None:
         super().__init__()
-        self.sent: list[tuple[str, str, dict[str, Any] | None]] = []
+        self.sent: list[tuple[str, str, Carried | None]] = []
 
-    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+    async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         self.sent.append((table_id, kind, data))
 
 

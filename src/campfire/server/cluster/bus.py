@@ -28,6 +28,7 @@ from typing import Any
 import orjson
 
 from campfire.server.batch import Batcher
+from campfire.server.protocol import EVERY_TABLE, Carried, Envelope, NoticeKind, PresenceCarried
 
 log = logging.getLogger("campfire.server")
 
@@ -48,9 +49,9 @@ class Presence:
     online: bool
     away_since: float | None  # wall-clock seconds; None when unknown
 
-    def carried(self, seat: int) -> dict[str, Any]:
+    def carried(self, seat: int) -> PresenceCarried:
         """What a notice carries of it, so the other processes need not read it again."""
-        return {"seat": seat, "online": self.online, "since": self.away_since}
+        return PresenceCarried(seat=seat, online=self.online, since=self.away_since)
 
     @staticmethod
     def from_carried(data: Any) -> tuple[int, Presence] | None:
@@ -87,7 +88,7 @@ class Bus:
     async def stop(self) -> None:
         pass
 
-    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+    async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         pass
 
     # --- bot-driving leases ----------------------------------------------------------------
@@ -207,7 +208,7 @@ class RedisBus(Bus):
         self._release = self.redis.register_script(_RELEASE)
         self._hit = self.redis.register_script(_HIT)
         self._present_script = self.redis.register_script(_PRESENT)
-        self._outbox: Batcher[tuple[str, str, dict[str, Any] | None], None] = Batcher(self._send)
+        self._outbox: Batcher[tuple[str, str, Carried | None], None] = Batcher(self._send)
 
     async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
         self._notice, self._present = notice, present
@@ -244,7 +245,7 @@ class RedisBus(Bus):
                     ready.set_result(None)
                 else:
                     assert self._notice is not None
-                    self._notice("*", "resync", None)
+                    self._notice(EVERY_TABLE, NoticeKind.RESYNC, None)
                 first = False
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
@@ -268,15 +269,15 @@ class RedisBus(Bus):
                 log.warning("lost the Redis connection (%s); retrying", error)
                 await asyncio.sleep(0.5)
 
-    async def publish(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+    async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         """Send a notice; returns once it is on its way. Notices made while one message is
         out travel together in the next: one Redis round trip, and one message for every
         other process to read, for however many moves the process made meanwhile (a
         message per move was a seventh of a process's time at 500 tables)."""
         await self._outbox((table_id, kind, data))
 
-    async def _send(self, batch: list[tuple[str, str, dict[str, Any] | None]]) -> None:
-        message = orjson.dumps({"p": self.process, "n": batch})
+    async def _send(self, batch: list[tuple[str, str, Carried | None]]) -> None:
+        message = orjson.dumps(Envelope(p=self.process, n=batch))
         try:
             await self.redis.publish(self.channel, message)
         except Exception as error:  # the others catch up from the database anyway

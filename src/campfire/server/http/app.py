@@ -14,7 +14,7 @@ import logging
 import math
 import re
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import FastAPI, Header, Request
 from fastapi.exceptions import RequestValidationError
@@ -303,7 +303,8 @@ def create_app(
         table = await table_named(table_id)
         await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
-        return table.update_for(seat, table.events, full=True, lang=page_language(request))
+        update = table.update_for(seat, table.events, full=True, lang=page_language(request))
+        return cast(dict[str, Any], update)
 
     @app.post("/api/tables/{table_id}/actions")
     async def post_action(
@@ -319,7 +320,7 @@ def create_app(
         update = table.update_for(
             seat, table.events[before:], full=False, lang=page_language(request)
         )
-        return update
+        return cast(dict[str, Any], update)
 
     @app.post("/api/tables/{table_id}/again")
     async def play_again(

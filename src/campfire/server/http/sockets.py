@@ -22,6 +22,7 @@ from campfire.server.http.requests import (
     first_error,
     lone_surrogate,
 )
+from campfire.server.protocol import CLIENT_TYPES, Ok, Pong, answered_error, error
 from campfire.server.refusals import Refused
 from campfire.server.tables.admission import check_origin
 from campfire.server.tables.connections import Connection
@@ -72,14 +73,16 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 raise Refused(422, "a message must be a JSON object")
             kind = message.get("type")
             if kind == "ping":
-                conn.push({"type": "pong", "id": ref})
+                conn.push(Pong(type="pong", id=ref))
                 return
             if kind == "chat":
                 await hub.chat.say(table, conn, message.get("text"))
-                conn.push({"type": "ok", "id": ref})
+                conn.push(Ok(type="ok", id=ref))
                 return
             if kind not in ("act", "bot"):
-                raise Refused(422, f"unknown message type {kind!r} (types: act, bot, chat, ping)")
+                raise Refused(
+                    422, f"unknown message type {kind!r} (types: {', '.join(CLIENT_TYPES)})"
+                )
             if conn.seat is None:
                 raise Refused(403, "spectators watch: join a seat to play")
             if kind == "bot":
@@ -90,7 +93,7 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
                 if level is not None and (not isinstance(level, str) or len(level) > 40):
                     raise Refused(422, "'level' must be one of the game's bot levels")
                 await hub.hand_to_bot(table, conn.seat, seat, level)
-                conn.push({"type": "ok", "id": ref})
+                conn.push(Ok(type="ok", id=ref))
                 return
             try:
                 body = ActBody.model_validate(
@@ -99,17 +102,10 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             except ValidationError as error:
                 raise Refused(422, first_error(error)) from None
             await hub.act(table, conn.seat, body.action, body.at)
-            conn.push({"type": "ok", "id": ref})
+            conn.push(Ok(type="ok", id=ref))
         except Refused as refused:
-            conn.push(
-                {
-                    "type": "error",
-                    "id": ref,
-                    "status": refused.status,
-                    "reason": refusal_text(refused.reason, translator(conn.lang)),
-                    **refusal_key(refused.reason),
-                }
-            )
+            reason = refusal_text(refused.reason, translator(conn.lang))
+            conn.push(answered_error(ref, refused.status, reason, *refusal_key(refused.reason)))
 
     async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
         """The seat a hello's token holds (None: a spectator) and the name a spectator gave."""
@@ -149,24 +145,16 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             if len(text) > MESSAGE_LIMIT:
                 await _send(
                     websocket,
-                    {
-                        "type": "error",
-                        "status": 413,
-                        "reason": f"a message has at most {MESSAGE_LIMIT} characters",
-                    },
+                    error(413, f"a message has at most {MESSAGE_LIMIT} characters"),
                 )
                 continue
             try:
                 message = json.loads(text)
             except (ValueError, RecursionError):
-                await _send(
-                    websocket, {"type": "error", "status": 400, "reason": "a message must be JSON"}
-                )
+                await _send(websocket, error(400, "a message must be JSON"))
                 continue
             if lone_surrogate(message):
-                await _send(
-                    websocket, {"type": "error", "status": 400, "reason": SURROGATE_REFUSAL}
-                )
+                await _send(websocket, error(400, SURROGATE_REFUSAL))
                 continue
             return message
 
@@ -190,17 +178,14 @@ def add_socket_routes(app: FastAPI, hub: Hub, table_named: Any) -> None:
             return False
 
     async def _refuse(websocket: WebSocket, refused: Refused, fatal: bool) -> None:
-        await _send(
-            websocket,
-            {"type": "error", "status": refused.status, "reason": refused.reason, "fatal": fatal},
-        )
+        await _send(websocket, error(refused.status, refused.reason, fatal=fatal))
         with contextlib.suppress(Exception):
             await websocket.close(4000 + refused.status)
 
 
-def refusal_key(reason: object) -> dict[str, Any]:
+def refusal_key(reason: object) -> tuple[str | None, dict[str, Any] | None]:
     """A refusal of the rules carries its meaning too: `key` (the English template) and `args`."""
     template = getattr(reason, "template", None)
     if not isinstance(template, str):
-        return {}
-    return {"key": template, "args": dict(getattr(reason, "values", {}))}
+        return None, None
+    return template, dict(getattr(reason, "values", {}))

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from campfire.server.names import invisible
+from campfire.server.protocol import ChatLine, NoticeKind
 from campfire.server.refusals import Refused
 from campfire.server.store.storage import ChatRow, Conflict
 from campfire.server.tables.connections import Connection
@@ -50,8 +51,8 @@ def chat_sender(conn: Connection) -> str:
     return f"watch:{conn.address}"
 
 
-def chat_message(row: ChatRow) -> dict[str, Any]:
-    return {"type": "chat", "seat": row.seat, "name": row.name, "text": row.text, "at": row.at}
+def chat_message(row: ChatRow) -> ChatLine:
+    return ChatLine(type="chat", seat=row.seat, name=row.name, text=row.text, at=row.at)
 
 
 class TableChat:
@@ -92,7 +93,7 @@ class TableChat:
         else:
             raise Refused(503, "the message could not be stored: try again")
         await self.catch_up(table)
-        await hub.bus.publish(table.id, "chat")
+        await hub.bus.publish(table.id, NoticeKind.CHAT)
 
     async def catch_up(self, table: LiveTable) -> None:
         """Tell this process's connections every chat line stored since, in order."""

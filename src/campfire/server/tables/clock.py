@@ -13,6 +13,7 @@ import anyio
 
 from campfire.bots import make_bot
 from campfire.kernel import Event
+from campfire.server.protocol import NoticeKind
 from campfire.server.store.schema import PLAYING
 from campfire.server.tables.live import CLOCK_EVENT, HUMAN, TAKEOVER_LEVEL, LiveTable
 
@@ -91,4 +92,4 @@ class TurnClock:
             log.info("table %s: seat %s ran out of time (%s in a row)", table.id, seat, strikes)
             if strikes >= CLOCK_STRIKES and place.kind == HUMAN and place.token_hash is not None:
                 await hub.give_to_bot(table, seat, TAKEOVER_LEVEL)
-        await hub.bus.publish(table.id, "moves")
+        await hub.bus.publish(table.id, NoticeKind.MOVES)

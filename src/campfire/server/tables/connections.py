@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -13,7 +14,7 @@ import orjson
 QUEUE_LIMIT = 512
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: Mapping[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
@@ -37,11 +38,13 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.dropped = False
 
-    def push(self, message: dict[str, Any] | str | None) -> None:
+    def push(self, message: Mapping[str, Any] | str | None) -> None:
         if self.dropped:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
             self.dropped = True
             self.queue.put_nowait(None)
             return
-        self.queue.put_nowait(encode(message) if isinstance(message, dict) else message)
+        self.queue.put_nowait(
+            message if message is None or isinstance(message, str) else encode(message)
+        )

@@ -38,6 +38,7 @@ from campfire.kernel import (
 from campfire.kernel.records import entry_to_json
 from campfire.server.cluster.bus import Bus
 from campfire.server.names import name_key
+from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
 from campfire.server.refusals import Refused
 from campfire.server.store.schema import FINISHED, PLAYING, WAITING
 from campfire.server.store.storage import (
@@ -83,12 +84,7 @@ WAITING_PER_ADDRESS = 10
 
 
 #: what a seat's oldest connection hears when one more opened than a seat may hold
-SEAT_REPLACED = {
-    "type": "error",
-    "status": 409,
-    "reason": "this seat opened in another window: this one is closed",
-    "fatal": True,
-}
+SEAT_REPLACED = error(409, "this seat opened in another window: this one is closed", fatal=True)
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -460,7 +456,7 @@ class Hub:
                 return
             self._made_current(table, state, stamped, deal, version)
             log.info("table %s had every seat taken but no deal: dealt now", table.id)
-        await self.bus.publish(table.id, "moves")
+        await self.bus.publish(table.id, NoticeKind.MOVES)
 
     async def join(
         self, table: LiveTable, name: str, seat: int | None, host: bool = False
@@ -539,17 +535,17 @@ class Hub:
                 table.version = claim.version
                 table.broadcast_meta()
         if claim.dealt:
-            await self.bus.publish(table.id, "moves")
+            await self.bus.publish(table.id, NoticeKind.MOVES)
         else:  # the seat travels with the notice: the others need not read the database
-            joined = {
-                "version": claim.version,
-                "seat": seat,
-                "name": name,
-                "hash": hashed,
-                "host": host,
-                "presence": presence.carried(seat),
-            }
-            await self.bus.publish(table.id, "joined", joined)
+            joined = Joined(
+                version=claim.version,
+                seat=seat,
+                name=name,
+                hash=hashed,
+                host=host,
+                presence=presence.carried(seat),
+            )
+            await self.bus.publish(table.id, NoticeKind.JOINED, joined)
         return seat, token
 
     async def act(
@@ -600,7 +596,7 @@ class Hub:
                 raise
             if person:
                 table.seats[seat].timeouts = 0
-        await self.bus.publish(table.id, "moves", notice)
+        await self.bus.publish(table.id, NoticeKind.MOVES, notice)
         if table.status == FINISHED:
             self._forget_idle()
 
@@ -625,7 +621,7 @@ class Hub:
         events: list[Event],
         mover: int | None = None,
         timeouts: int = 0,
-    ) -> dict[str, Any]:
+    ) -> Moves:
         """Draw the chance outcomes that follow, store the new entries, then make it current;
         gives the notice that tells the other processes (it carries the new entries)."""
         start = table.at
@@ -651,14 +647,14 @@ class Hub:
             log.error("table %s: storing a move failed: %s", table.id, error)
             raise Refused(503, "the move could not be stored: nothing was applied") from None
         self._made_current(table, state, stamped, deal, version)
-        return {
-            "start": start,
-            "entries": entries,
-            "version": version,
-            "deadline": deal.deadline,
-            "mover": mover,
-            "timeouts": timeouts,
-        }
+        return Moves(
+            start=start,
+            entries=entries,
+            version=version,
+            deadline=deal.deadline,
+            mover=mover,
+            timeouts=timeouts,
+        )
 
     def _made_current(
         self,
@@ -730,7 +726,7 @@ class Hub:
                         f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
                     )
             await self.give_to_bot(table, seat, level)
-        await self.bus.publish(table.id, "seats")
+        await self.bus.publish(table.id, NoticeKind.SEATS)
 
     async def give_to_bot(self, table: LiveTable, seat: int, level: str) -> None:
         """Store and make current a bot taking over a person's seat (the table's lock is held)."""
@@ -791,7 +787,7 @@ class Hub:
             table.version = version
             table.updated = time.time()
             table.broadcast_meta()
-        await self.bus.publish(table.id, "seats")
+        await self.bus.publish(table.id, NoticeKind.SEATS)
         return seat
 
     async def follower(self, table: LiveTable, token: str | None) -> int | None:
@@ -830,7 +826,7 @@ class Hub:
                 raise Refused(409, "you cannot remove yourself: you are the host")
             await self._vacate(table, seat, True, removed_reason(seat))
         await self.bus.present(table.id, seat, False)
-        await self.bus.publish(table.id, "seats")
+        await self.bus.publish(table.id, NoticeKind.SEATS)
 
     async def leave(self, table: LiveTable, seat: int) -> None:
         """A player leaves a table that has not started: their seat is free again (not a
@@ -842,7 +838,7 @@ class Hub:
                 raise Refused(409, "the game has started: a bot can play your seat instead")
             await self._vacate(table, seat, False, left_reason(seat))
         await self.bus.present(table.id, seat, False)
-        await self.bus.publish(table.id, "seats")
+        await self.bus.publish(table.id, NoticeKind.SEATS)
 
     async def _vacate(self, table: LiveTable, seat: int, removed: bool, reason: str) -> None:
         """Store and make current a waiting table's seat freed (the table's lock is held);
@@ -882,26 +878,20 @@ class Hub:
                 await self.sync.catch_up(table)
                 raise Refused(409, f"{error}: nothing was changed") from None
             self.drop(table, CANCELLED)
-        await self.bus.publish(table.id, "cancelled")
+        await self.bus.publish(table.id, NoticeKind.CANCELLED)
 
     def drop(self, table: LiveTable, reason: str) -> None:
         """A table that is gone leaves memory; whoever watches it is told and let go."""
         self.tables.pop(table.id, None)
         for conn in list(table.connections):
-            conn.push({"type": "error", "status": 410, "reason": reason, "fatal": True})
+            conn.push(error(410, reason, fatal=True))
             conn.push(None)
         table.connections.clear()
 
     def to_spectators(
         self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
     ) -> None:
-        notice = {
-            "type": "seat",
-            "seat": None,
-            "reason": reason,
-            "reclaim": reclaim,
-            "removed": removed,
-        }
+        notice = SeatLost(type="seat", seat=None, reason=reason, reclaim=reclaim, removed=removed)
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None
@@ -939,7 +929,7 @@ class Hub:
                 table.version = await self.store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
                 table.broadcast_meta()
-                await self.bus.publish(table.id, "seats")
+                await self.bus.publish(table.id, NoticeKind.SEATS)
         nxt = await self.get(table.next_id)
         mine = next((s.seat for s in nxt.seats if s.name == name and s.token_hash), None)
         if mine is not None:
@@ -999,7 +989,7 @@ class Hub:
         table.broadcast_meta()
         if first and seat is not None:
             presence = table.presence[seat] = await self.bus.present(table.id, seat, True)
-            await self.bus.publish(table.id, "presence", presence.carried(seat))
+            await self.bus.publish(table.id, NoticeKind.PRESENCE, presence.carried(seat))
         return conn
 
     async def disconnect(self, table: LiveTable, conn: Connection) -> None:
@@ -1013,7 +1003,7 @@ class Hub:
             and not table.local_count(seat)
         ):
             presence = table.presence[seat] = await self.bus.present(table.id, seat, False)
-            await self.bus.publish(table.id, "presence", presence.carried(seat))
+            await self.bus.publish(table.id, NoticeKind.PRESENCE, presence.carried(seat))
         if not self.closing:
             table.broadcast_meta()
             self._forget_idle()

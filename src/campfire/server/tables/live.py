@@ -19,6 +19,7 @@ from campfire.i18n import translator
 from campfire.kernel import Bot, Event, Game, State
 from campfire.server.cluster.bus import Presence
 from campfire.server.names import name_key
+from campfire.server.protocol import ChatHistory, ChatLine, TableChanged, Update
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.tables.connections import Connection, encode
 from campfire.server.tables.webgame import WebGame
@@ -95,7 +96,7 @@ class LiveTable:
     clock: int | None = None
     deadline: float | None = None
     #: every chat message so far, in order (the "chat" message of each)
-    chat: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
     #: the number of the next chat line this copy has not taken (old lines roll out)
     chat_next: int = 0
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -210,7 +211,7 @@ class LiveTable:
         meta: dict[str, Any] | None = None,
         voice: int | None = None,
         lang: str = "en",
-    ) -> dict[str, Any]:
+    ) -> Update:
         """The message one connection gets: its own view, the events it may see, its controls.
         `voice`: the seat whose words tell the events (a player who just became a spectator
         still reads "Your time ran out"); only events `seat` may see are told. Each event is
@@ -221,15 +222,15 @@ class LiveTable:
         if self.status == PLAYING and seat is not None and state.to_move == seat:
             controls = self.web.controls(view, state.legal_actions())
         describe = self.describe
-        return {
-            "type": "update",
-            "at": self.at,
-            "full": full,
-            "table": self.meta() if meta is None else meta,
-            "view": view.to_json(),
-            "controls": controls,
-            "extras": self.web.extras(view),
-            "events": [
+        return Update(
+            type="update",
+            at=self.at,
+            full=full,
+            table=self.meta() if meta is None else meta,
+            view=view.to_json(),
+            controls=controls,
+            extras=self.web.extras(view),
+            events=[
                 {
                     "at": at,
                     "kind": e.kind,
@@ -239,7 +240,7 @@ class LiveTable:
                 for at, e in events
                 if e.visible_to(seat)
             ],
-        }
+        )
 
     def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
         """The game narrates its own events; the server narrates its own (the clock)."""
@@ -247,7 +248,7 @@ class LiveTable:
             return clock_text(event, seat, lang)
         return self.game.describe(event, seat, lang)
 
-    def push_chat(self, messages: list[dict[str, Any]], keep: int) -> None:
+    def push_chat(self, messages: list[ChatLine], keep: int) -> None:
         """Tell every connection the new lines; keep only the last `keep` in memory."""
         for message in messages:
             self.chat.append(message)
@@ -257,9 +258,9 @@ class LiveTable:
         if len(self.chat) > keep:
             del self.chat[: len(self.chat) - keep]
 
-    def chat_history(self, length: int) -> dict[str, Any]:
+    def chat_history(self, length: int) -> ChatHistory:
         """The chat so far, and the most characters a line may have (`length`)."""
-        return {"type": "chat_history", "messages": self.chat[-CHAT_HISTORY:], "length": length}
+        return ChatHistory(type="chat_history", messages=self.chat[-CHAT_HISTORY:], length=length)
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update in its language; each (seat, language)'s is
@@ -279,7 +280,7 @@ class LiveTable:
     def broadcast_meta(self) -> None:
         if not self.connections:
             return
-        message = encode({"type": "table", "table": self.meta()})
+        message = encode(TableChanged(type="table", table=self.meta()))
         for conn in list(self.connections):
             conn.push(message)
 

@@ -17,6 +17,7 @@ from campfire.kernel import Event, IllegalAction
 from campfire.kernel.records import apply_entry
 from campfire.server.batch import Batcher
 from campfire.server.cluster.bus import Presence
+from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.store.storage import SeatRow
 from campfire.server.tables.clock import CLOCK_STRIKES, clock_event
@@ -49,39 +50,41 @@ class Sync:
         #: the stored versions of tables about to be shown to a socket, many to a query
         self.versions: Batcher[str, dict[str, int]] = Batcher(self.read_versions)
 
-    def notice(self, table_id: str, kind: str, data: dict[str, Any] | None = None) -> None:
+    def notice(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         """Another process changed a table (or the bus lost notices: "*")."""
         if self.hub.closing:
             return
         targets = (
-            list(self.hub.tables.values()) if table_id == "*" else [self.hub.tables.get(table_id)]
+            list(self.hub.tables.values())
+            if table_id == EVERY_TABLE
+            else [self.hub.tables.get(table_id)]
         )
         for table in targets:
             if table is None:
                 continue
-            if kind == "cancelled":
+            if kind == NoticeKind.CANCELLED:
                 self.hub.drop(table, CANCELLED)
                 continue
-            if kind == "presence":
+            if kind == NoticeKind.PRESENCE:
                 carried = Presence.from_carried(data)
                 if carried is not None and 0 <= carried[0] < table.players:
                     self.take_presence(table, dict([carried]))
                 else:
                     self.hub.spawn(self.refresh_presence(table))
                 continue
-            if kind in ("chat", "resync"):
+            if kind in (NoticeKind.CHAT, NoticeKind.RESYNC):
                 self.hub.spawn(self.hub.chat.catch_up(table))
-                if kind == "chat":
+                if kind == NoticeKind.CHAT:
                     continue
-            if kind == "moves" and data is not None and not table.behind:
+            if kind == NoticeKind.MOVES and data is not None and not table.behind:
                 self.hub.spawn(self.take_moves(table, data))
-            elif kind == "joined" and data is not None and not table.behind:
+            elif kind == NoticeKind.JOINED and data is not None and not table.behind:
                 self.hub.spawn(self.take_join(table, data))
             elif not table.behind:
                 table.behind = True
                 self.hub.spawn(self.refresh(table))
 
-    async def take_moves(self, table: LiveTable, data: dict[str, Any]) -> None:
+    async def take_moves(self, table: LiveTable, data: Mapping[str, Any]) -> None:
         """The entries another process just committed, carried by its notice: applied at once
         when they follow this copy's last entry (and no clock ran out), else read from the
         database."""
@@ -111,7 +114,7 @@ class Sync:
             table.broadcast(stamped)
             self.hub.bots.kick(table)
 
-    async def take_join(self, table: LiveTable, data: dict[str, Any]) -> None:
+    async def take_join(self, table: LiveTable, data: Mapping[str, Any]) -> None:
         """A seat another process just gave away, carried by its notice: taken at once when
         it is the change that follows this copy's version, else read from the database."""
         async with table.lock:

@@ -1,0 +1,223 @@
+"""Every message the server speaks, in one place: browser -> server, server -> browser, and
+process -> process over the bus.
+
+Pure: it imports nothing of the server, so every layer may use it. The types are `TypedDict`s,
+which are plain dicts at run time, so a message built here is encoded to exactly the bytes it
+always was (key order is the order written below). A message a peer sends is still checked
+where it arrives (a browser's by `http/sockets.py`, another process's by `tables/sync.py`):
+these types say what a well-formed one holds, not that one is well formed.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal, NotRequired, TypedDict
+
+# --- browser -> server (one JSON object per WebSocket text message) --------------------------
+
+
+class Hello(TypedDict):
+    """The first message on a socket: the seat's token (None to watch), a spectator's name."""
+
+    type: Literal["hello"]
+    token: NotRequired[str | None]
+    name: NotRequired[str | None]
+
+
+class Act(TypedDict):
+    """Play `action` at the table; `at` is the record index the page last saw."""
+
+    type: Literal["act"]
+    id: NotRequired[int | str]
+    action: dict[str, Any]
+    at: NotRequired[int | None]
+
+
+class BotRequest(TypedDict):
+    """Hand a seat (one's own unless the host names another) to a bot of `level`."""
+
+    type: Literal["bot"]
+    id: NotRequired[int | str]
+    seat: NotRequired[int]
+    level: NotRequired[str | None]
+
+
+class Say(TypedDict):
+    """A chat line."""
+
+    type: Literal["chat"]
+    id: NotRequired[int | str]
+    text: str
+
+
+class Ping(TypedDict):
+    type: Literal["ping"]
+    id: NotRequired[int | str]
+
+
+#: the message types a browser may send after its hello
+CLIENT_TYPES = ("act", "bot", "chat", "ping")
+
+# --- server -> browser --------------------------------------------------------------------
+
+
+class Update(TypedDict):
+    """One seat's (or the spectators') view after a change, with the events it may see."""
+
+    type: Literal["update"]
+    at: int
+    full: bool
+    table: dict[str, Any]
+    view: Any
+    controls: Any
+    extras: Any
+    events: list[dict[str, Any]]
+
+
+class TableChanged(TypedDict):
+    """The table's seats, clock or status changed, and no move came with it."""
+
+    type: Literal["table"]
+    table: dict[str, Any]
+
+
+class SeatLost(TypedDict):
+    """This socket no longer holds its seat (a bot took it, the host removed it, it ran out)."""
+
+    type: Literal["seat"]
+    seat: None
+    reason: str
+    reclaim: bool
+    removed: bool
+
+
+class ChatLine(TypedDict):
+    type: Literal["chat"]
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class ChatHistory(TypedDict):
+    type: Literal["chat_history"]
+    messages: list[ChatLine]
+    length: int
+
+
+class Ok(TypedDict):
+    """The message `id` was done."""
+
+    type: Literal["ok"]
+    id: int | str | None
+
+
+class Pong(TypedDict):
+    type: Literal["pong"]
+    id: int | str | None
+
+
+class Error(TypedDict):
+    """A refusal: `fatal` ones end the socket (the page stops reconnecting to it)."""
+
+    type: Literal["error"]
+    id: NotRequired[int | str | None]
+    status: int
+    reason: str
+    fatal: NotRequired[bool]
+    #: a refusal of the rules: its meaning (the English template) and its values, beside the
+    #: `reason` told in the connection's language
+    key: NotRequired[str]
+    args: NotRequired[dict[str, Any]]
+
+
+ServerMessage = Update | TableChanged | SeatLost | ChatLine | ChatHistory | Ok | Pong | Error
+
+
+def error(status: int, reason: str, *, fatal: bool | None = None) -> Error:
+    """An error as a socket gets it (without `fatal` when None: the page may retry)."""
+    message = Error(type="error", status=status, reason=reason)
+    if fatal is not None:
+        message["fatal"] = fatal
+    return message
+
+
+def answered_error(
+    ref: int | str | None,
+    status: int,
+    reason: str,
+    key: str | None = None,
+    args: dict[str, Any] | None = None,
+) -> Error:
+    """The refusal of one message the socket sent (`ref` is that message's id)."""
+    message = Error(type="error", id=ref, status=status, reason=reason)
+    if key is not None:
+        message["key"] = key
+        message["args"] = args or {}
+    return message
+
+
+# --- process -> process (the bus) -----------------------------------------------------------
+
+
+class NoticeKind(StrEnum):
+    """What changed at a table, as one process tells the others."""
+
+    #: moves were stored (carrying `Moves` when the entries follow on, else nothing)
+    MOVES = "moves"
+    #: a seat was taken in a waiting table (carrying `Joined`)
+    JOINED = "joined"
+    #: seats changed otherwise (a bot took one, one was removed or freed, a new game)
+    SEATS = "seats"
+    #: a seat's first connection opened or last closed (carrying `PresenceCarried`)
+    PRESENCE = "presence"
+    #: new chat lines were stored
+    CHAT = "chat"
+    #: the host cancelled the waiting table: it is gone
+    CANCELLED = "cancelled"
+    #: not sent: the bus itself says notices may have been lost (table id "*")
+    RESYNC = "resync"
+
+
+#: the table id of a notice about every table (a resync)
+EVERY_TABLE = "*"
+
+
+class Moves(TypedDict):
+    """The record entries one commit stored, from index `start`, and the table after them."""
+
+    start: int
+    entries: list[Any]
+    version: int
+    deadline: float | None
+    mover: int | None
+    timeouts: int
+
+
+class PresenceCarried(TypedDict):
+    seat: int
+    online: bool
+    since: float | None
+
+
+class Joined(TypedDict):
+    """The seat a join gave away, so a process at the version before need not read it."""
+
+    version: int
+    seat: int
+    name: str
+    hash: str
+    host: bool
+    presence: PresenceCarried
+
+
+#: what a notice may carry
+Carried = Moves | Joined | PresenceCarried | dict[str, Any]
+
+
+class Envelope(TypedDict):
+    """One bus message: the sending process and its notices, in order, as
+    [table id, kind, carried or None] each (an older process sent one notice as t, k, d)."""
+
+    p: str
+    n: list[tuple[str, str, Carried | None]]
