@@ -84,3 +84,26 @@ def test_no_pseudo_locale_text_overflows_its_box_or_the_screen(
     )
     assert [e for e in page.evaluate(OVERFLOWING) if e.startswith("P#probe")]
     assert watched.errors == []
+
+
+def test_the_table_page_and_its_story_in_the_pages_language(client: Client, open_page: Any) -> None:
+    de = translator("de")
+    waiting = client.create("powwow", 3, {2: "random"}, name="Ana")
+    playing = client.create("powwow", 2, {1: "random"}, name="Bea")
+    watched = open_page(1366, 768)
+    page = watched.page
+    page.goto(f"{client.base}/t/{waiting['id']}?lang=de")
+    expect(page.locator("#banner")).to_contain_text(
+        de.ngettext(
+            "Waiting for players: {taken} of {n} seat taken.",
+            "Waiting for players: {taken} of {n} seats taken.",
+            3,
+            taken=2,
+        )
+    )
+    expect(page.locator("#stage")).to_contain_text(de.gettext("Waiting for players"))
+    # the socket of the page reads the remembered language: the story is told in German
+    page.goto(f"{client.base}/t/{playing['id']}")
+    expect(page.locator("#log")).to_contain_text("Die 36 Federn werden zum Stapel gemischt.")
+    expect(page.locator("#log")).not_to_contain_text("The 36 feathers")
+    assert watched.errors == []
