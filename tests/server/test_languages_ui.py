@@ -106,4 +106,8 @@ def test_the_table_page_and_its_story_in_the_pages_language(client: Client, open
     page.goto(f"{client.base}/t/{playing['id']}")
     expect(page.locator("#log")).to_contain_text("Die 36 Federn werden zum Stapel gemischt.")
     expect(page.locator("#log")).not_to_contain_text("The 36 feathers")
+    # the game's own drawing code too (Pow Wow's controls, for a spectator)
+    expect(page.locator("#controls")).to_contain_text(
+        de.gettext("You are watching: every feather stays hidden from you.")
+    )
     assert watched.errors == []
