@@ -26,6 +26,13 @@ client: latency on a machine shared with other work is the machine's). The refer
 are named in the output: the first row of the run, and the kernel alone (apply + the record of
 the move, no server) for CPU per move.
 
+`--signins R` adds R password sign-ins a second during the window (comma-separated rates make
+a row each, `--signins 0,20` one without and one with them, the first the reference): unknown
+names from addresses of their own (the servers trust this client's `X-Forwarded-For`, as behind
+a proxy), so every attempt passes the sign-in limits and costs the full argon2id check (an
+unknown name is checked against a dummy hash of the same cost); the moves' latency shows what
+the sign-ins cost the tables.
+
 `--opening` measures only what a new table costs: `--tables` tables are opened (created over
 HTTP, three more seats joined, four sockets connected until every seat has the deal) and closed
 again, 16 at a time, and the servers' CPU per table is printed (the first setup is the
@@ -407,6 +414,10 @@ class Row:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     checked: str = ""
+    #: password sign-ins a second asked for, sent and answered 401 (as an unknown name is)
+    signin_rate: float = 0.0
+    signins: int = 0
+    signins_answered: int = 0
 
     @property
     def other_share(self) -> float:
@@ -512,6 +523,34 @@ class Bench:
             await asyncio.sleep(self.rng.uniform(0.0, 1.0))
             await asyncio.to_thread(self.cluster.restart, index)
 
+    async def sign_ins(self, per_second: float) -> None:
+        """Password sign-ins at a steady rate, each an unknown name from an address of its own
+        (through X-Forwarded-For, which the servers trust here), none waiting for another."""
+        row = self.row
+
+        async def one(n: int) -> None:
+            row.signins += 1
+            try:
+                answer = await self.http.post(
+                    "/api/session",
+                    json={"name": f"nobody{n}", "password": "not the password"},
+                    headers={
+                        "X-Forwarded-For": f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+                    },
+                )
+            except httpx.HTTPError:  # still waiting when the run ends
+                return
+            if answer.status_code == 401:
+                row.signins_answered += 1
+
+        begun = time.monotonic()
+        pending: set[asyncio.Task[None]] = set()
+        for n in itertools.count():
+            await asyncio.sleep(max(0.0, begun + n / per_second - time.monotonic()))
+            task = asyncio.get_running_loop().create_task(one(n))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+
     async def sample_memory(self) -> None:
         while True:
             self.row.rss_peak = max(self.row.rss_peak, self.cluster.server_rss())
@@ -553,7 +592,14 @@ class Bench:
             if args.chaos
             else None
         )
+        signing = (
+            asyncio.get_running_loop().create_task(self.sign_ins(row.signin_rate))
+            if row.signin_rate
+            else None
+        )
         await asyncio.sleep(args.seconds)
+        if signing is not None:
+            signing.cancel()
         self.window = (self.window[0], time.perf_counter())
         row.seconds = self.window[1] - self.window[0]
         row.server_cpu = self.cluster.server_cpu() - cpu0
@@ -721,9 +767,11 @@ def kernel_cpu_per_move(game_name: str, moves: int = 3000) -> float:
     return (time.process_time() - started) / done
 
 
-def measure(setup: Setup, tables: int, args: argparse.Namespace) -> Row:
-    row = Row(setup, tables, args.rate)
+def measure(setup: Setup, tables: int, args: argparse.Namespace, signins: float = 0.0) -> Row:
+    row = Row(setup, tables, args.rate, signin_rate=signins)
     serve: dict[str, Any] = {"bot_pause": 0, "tables_per_minute": 1_000_000}
+    if signins:
+        serve["forwarded_allow_ips"] = "127.0.0.1"
     if setup.processes > 1:
         serve["redis"] = args.redis
     if args.workers:
@@ -776,8 +824,8 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     lines = [
         "| setup | tables | rate | moves/s | p50 ms | p95 ms | p99 ms | server CPU ms/move | "
         "server CPU | nginx CPU ms/move | server RSS MB | client CPU | machine busy | "
-        "other work | vs reference |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "other work | sign-ins/s (401) | vs reference |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         cpu = row.cpu_ms(row.server_cpu)
@@ -794,7 +842,9 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
             f"| {100 * row.server_cpu / row.seconds:.0f}% of a core "
             f"| {row.cpu_ms(row.nginx_cpu):.2f} "
             f"| {row.rss_peak / 1e6:.0f} | {100 * row.client_cpu / row.seconds:.0f}% of a core "
-            f"| {100 * row.machine_busy:.0f}% | {100 * row.other_share:.0f}% | {versus} |"
+            f"| {100 * row.machine_busy:.0f}% | {100 * row.other_share:.0f}% "
+            f"| {row.signins / row.seconds if row.seconds else 0:.1f} ({row.signins_answered}) "
+            f"| {versus} |"
         )
     return "\n".join(lines)
 
@@ -837,6 +887,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=None, help="campfire serve --workers")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--signins",
+        type=lambda text: [float(t) for t in text.split(",") if t],
+        default=[0.0],
+        help="comma-separated password sign-ins a second during the window (a row each)",
+    )
+    parser.add_argument(
         "--route",
         choices=["round-robin", "table"],
         default="round-robin",
@@ -868,9 +924,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1 if any(row.problems for row in opened) else 0)
     rows = []
     for setup in args.setups:
-        for tables in args.tables:
+        for tables, signins in itertools.product(args.tables, args.signins):
             print(f"  {setup.name}, {tables} tables at {args.rate}/s ...", flush=True)
-            row = measure(setup, tables, args)
+            row = measure(setup, tables, args, signins)
             rows.append(row)
             print(
                 f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "

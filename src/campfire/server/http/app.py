@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import re
+import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, cast
 
@@ -22,10 +23,14 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 
+from campfire.accounts import limits as signin_limits
+from campfire.accounts.limits import SignInLimit
+from campfire.accounts.passwords import Hasher
 from campfire.bots import coach
 from campfire.kernel import Record, games, get_game
 from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
+from campfire.server.http.accounts import Accounts, add_account_routes
 from campfire.server.http.headers import BodyLimit, DefaultHeaders
 from campfire.server.http.language import page_language
 from campfire.server.http.pages import add_page_routes, refusal
@@ -42,6 +47,7 @@ from campfire.server.http.requests import (
 )
 from campfire.server.http.sockets import add_socket_routes
 from campfire.server.refusals import Refused
+from campfire.server.store.accounts import Account, AccountStore
 from campfire.server.store.storage import FINISHED, PLAYING, WAITING, Storage
 from campfire.server.tables.chat import chat_message
 from campfire.server.tables.hub import (
@@ -50,7 +56,7 @@ from campfire.server.tables.hub import (
     Hub,
     TableSpec,
 )
-from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable
+from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, token_hash
 from campfire.server.tables.webgame import web_game
 
 log = logging.getLogger("campfire.server")
@@ -114,13 +120,16 @@ def create_app(
     waiting_per_address: int = WAITING_PER_ADDRESS,
     clock_choices: tuple[int, ...] = CLOCK_CHOICES,
     id_salt: str | None = None,
+    signin_per_account: int = signin_limits.PER_ACCOUNT,
+    signin_per_address: int = signin_limits.PER_ADDRESS,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg); with
     `redis_url`, any number of processes serve the same database together.
 
     `clock_choices` are the seconds per turn a table may ask for (tests add a short one);
     a seeded server draws table ids from the seed and `id_salt` (default: random per process,
-    so two processes never draw the same ids; tests fix it to deal the same way every run)."""
+    so two processes never draw the same ids; tests fix it to deal the same way every run).
+    `signin_per_account` and `signin_per_address`: password sign-ins in 5 minutes."""
     storage = Storage(db_url, schema=schema)
     bus = make_bus(redis_url, db_url, schema)
     limit = CreationLimit(bus, tables_per_minute)
@@ -139,6 +148,25 @@ def create_app(
         tick=min(1.0, choices[0] / 4),
     )
 
+    hasher = Hasher()
+    accounts = Accounts(
+        AccountStore(storage.engine),
+        hasher,
+        SignInLimit(bus.hit, per_account=signin_per_account, per_address=signin_per_address),
+        bus.hit,
+    )
+
+    async def renamed(table_ids: list[str]) -> None:
+        """Seats renamed in the database (a deleted account's): loaded copies catch up, and
+        other processes are told."""
+        for table_id in table_ids:
+            table = hub.tables.get(table_id)
+            if table is not None:
+                await hub.sync.refresh(table)
+            await bus.publish(table_id, "seats")
+
+    accounts.renamed = renamed
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
@@ -149,6 +177,7 @@ def create_app(
         finally:
             await tenure.stop()
             await hub.stop()
+            hasher.close()
             storage.close()
 
     app = FastAPI(
@@ -185,6 +214,22 @@ def create_app(
         DefaultHeaders,
         headers=[("cache-control", "no-cache"), *SECURITY_HEADERS.items()],
     )
+
+    async def seat_name(raw: str | None, account: Account | None) -> str | None:
+        """The name a person sits under: a signed-in player's account name; a guest's own,
+        unless an account goes by it (only that account's owner sits under it)."""
+        if raw is None:
+            return None
+        if account is not None:
+            return account.name
+        name = display_name(raw)
+        if await asyncio.to_thread(accounts.store.named, name) is not None:
+            raise Refused(
+                409,
+                f"the name {name!r} belongs to an account: sign in to sit under it, "
+                "or pick another name",
+            )
+        return name
 
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
@@ -256,8 +301,11 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
+        account = await accounts.current(request, write=True)
         body = await read_body(request, CreateBody)
-        name = display_name(body.name) if body.name is not None else None
+        if body.rated and account is None:
+            raise Refused(401, "a rated table is for signed-in players: sign in (or sign up) first")
+        name = await seat_name(body.name, account)
         if body.clock is not None and body.clock not in choices:
             shown = ", ".join(str(c) for c in choices)
             raise Refused(
@@ -274,11 +322,14 @@ def create_app(
             clock=body.clock,
             address=address,
             creator_sits=name is not None,
+            rated=body.rated,
         )
         table = await hub.create(spec)
         out: dict[str, Any] = {"id": table.id, "invite": f"/t/{table.id}", "seat": None}
         if name is not None:
-            seat, token = await hub.join(table, name, body.seat, host=True)
+            seat, token = await hub.join(
+                table, name, body.seat, host=True, account=account.id if account else None
+            )
             out.update(seat=seat, token=token)
         out["table"] = table.meta()
         return out
@@ -292,8 +343,39 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, request: Request) -> dict[str, Any]:
         table = await table_named(table_id)
+        account = await accounts.current(request, write=True)
         body = await read_body(request, JoinBody)
-        seat, token = await hub.join(table, display_name(body.name), body.seat)
+        if table.rated and account is None:
+            raise Refused(
+                401,
+                "this is a rated table: only signed-in players sit at it, so their ratings can "
+                "move. Sign in (or sign up) first; you can watch without.",
+            )
+        name = await seat_name(body.name, account)
+        assert name is not None
+        seat, token = await hub.join(
+            table, name, body.seat, account=account.id if account else None
+        )
+        return {"id": table.id, "seat": seat, "token": token, "table": table.meta()}
+
+    @app.post("/api/tables/{table_id}/seat")
+    async def my_seat(table_id: str, request: Request) -> dict[str, Any]:
+        """A signed-in player's own seat on this device: a new seat token for it (the seat's
+        token on another device stops working; opening the table there takes it back)."""
+        table = await table_named(table_id)
+        account = await accounts.required(request, write=True)
+        seat = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
+        if seat is None:
+            raise Refused(404, f"{account.name} has no seat at this table")
+        token = secrets.token_urlsafe(24)
+        async with table.lock:
+            done = await asyncio.to_thread(
+                accounts.store.retoken_seat, table.id, seat, account.id, token_hash(token)
+            )
+        if not done:
+            raise Refused(409, f"seat {seat} is no longer {account.name}'s (a bot plays it)")
+        await hub.sync.refresh(table)
+        await bus.publish(table.id, "seats")
         return {"id": table.id, "seat": seat, "token": token, "table": table.meta()}
 
     @app.get("/api/tables/{table_id}/state")
@@ -324,13 +406,16 @@ def create_app(
 
     @app.post("/api/tables/{table_id}/again")
     async def play_again(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
+        table_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
         seat = await hub.follower(table, bearer(authorization))
         if seat is None:
             raise Refused(401, "only a player at this table can start the next game")
-        nxt, new_seat, token = await hub.again(table, seat)
+        account = await accounts.current(request, write=True)
+        if table.rated and account is None:
+            raise Refused(401, "the next game is rated too: sign in first to sit at it")
+        nxt, new_seat, token = await hub.again(table, seat, account.id if account else None)
         return {"id": nxt.id, "seat": new_seat, "token": token, "table": nxt.meta()}
 
     @app.post("/api/tables/{table_id}/seats/{seat}/bot")
@@ -470,6 +555,7 @@ def create_app(
             ],
         }
 
+    add_account_routes(app, accounts)
     add_socket_routes(app, hub, table_named)
     add_page_routes(app)
     return app

@@ -32,6 +32,10 @@ def add_page_routes(app: FastAPI) -> None:
     async def table_page(table_id: str, request: Request) -> HTMLResponse:
         return render(STATIC / "table.html", request)
 
+    @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
+    async def account_page(request: Request) -> HTMLResponse:
+        return render(STATIC / "account.html", request)
+
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str, request: Request) -> HTMLResponse:
         return render(STATIC / "replay.html", request)

@@ -42,6 +42,8 @@ class CreateBody(_Body):
     listed: StrictBool = False
     #: seconds per turn (one of the server's clock choices); None: no clock
     clock: StrictInt | None = None
+    #: ratings move after each game; every person at the table is signed in
+    rated: StrictBool = False
 
 
 class JoinBody(_Body):

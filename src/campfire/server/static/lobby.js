@@ -10,6 +10,8 @@ const BLURB = {
 let games = [];
 const PAGE = 10;
 let offset = 0;
+/** The signed-in account (null: a guest). */
+let account = null;
 
 async function start() {
   $("hero-logo").append(logo(56));
@@ -30,9 +32,13 @@ async function start() {
   });
   $("players").addEventListener("change", drawSeats);
   $("new-table").addEventListener("submit", create);
+  // the page opens with the button off: a click before this script is ready would send the
+  // form as a plain page load
+  $("create-btn").disabled = false;
   $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE); refresh(); });
   $("older").addEventListener("click", () => { offset += PAGE; refresh(); });
   gameChanged();
+  await signedIn();
   refresh();
   mine();
   setInterval(refresh, 5000);
@@ -111,10 +117,11 @@ async function create(event) {
   const body = { game: g.name, players: Number($("players").value), options, bots, name, seat: 0 };
   // sent only when asked for: an unlisted table without a clock is the default
   if ($("listed").checked) body.listed = true;
+  if ($("rated").checked) body.rated = true;
   if ($("clock").value) body.clock = Number($("clock").value);
   try {
     const made = await api("/api/tables", { method: "POST", body });
-    saveName(name);
+    if (!account) saveName(name);
     saveSeat(made.id, made.seat, made.token);
     location.assign(`/t/${made.id}`);
   } catch (error) {
@@ -182,9 +189,29 @@ function fill(id, tables, link, empty) {
   }));
 }
 
-/** The tables this browser has a seat at (kept with their seat tokens), newest first. */
+/** Who is signed in: their name is the name they sit under, and they may open rated tables. */
+async function signedIn() {
+  try {
+    const session = await api("/api/session");
+    account = session.name ? session : null;
+  } catch {
+    account = null;
+  }
+  if (!account) return;
+  const strip = $("account-strip");
+  strip.replaceChildren("Signed in as ", el("strong", { id: "signed-in-name" }, account.name), " · ", el("a", { href: "/account" }, "Account"));
+  $("your-name").value = account.name;
+  $("your-name").readOnly = true;
+  $("rated").disabled = false;
+}
+
+/** The tables this browser has a seat at (kept with their seat tokens), and, signed in, the
+ * account's tables on any device; newest first. */
 async function mine() {
   const seats = savedSeats().slice(0, 12);
+  for (const t of account ? account.tables : []) {
+    if (t.status !== "finished" && !seats.some((s) => s.id === t.id)) seats.push({ id: t.id, seat: t.seat });
+  }
   const rows = await Promise.all(seats.map(async (s) => {
     try {
       return { ...s, table: await api(`/api/tables/${s.id}`) };

@@ -69,6 +69,7 @@ async function start() {
     return;
   }
   page.table = table;
+  if (!page.seat) await accountSeat();
   $("title").textContent = table.title;
   document.title = `${table.title} — Campfire`;
   await loadGame(table);
@@ -684,6 +685,21 @@ function inviteRow() {
   return el("div", { class: "copy-row" },
     el("input", { readonly: true, value: url, "aria-label": "Invite link", id: "room-invite" }),
     el("button", { type: "button", onclick: () => copy(url) }, "Copy invite link"));
+}
+
+/** A signed-in player's seat on a device that holds no token for it (another device, or a
+ * cleared browser): the server hands this device a token for the account's seat. */
+async function accountSeat() {
+  try {
+    const session = await api("/api/session");
+    if (!session.name || !session.tables.some((t) => t.id === tableId)) return;
+    const got = await api(`/api/tables/${tableId}/seat`, { method: "POST" });
+    saveSeat(tableId, got.seat, got.token);
+    page.seat = { seat: got.seat, token: got.token };
+    page.table = got.table;
+  } catch {
+    // a guest, or the seat is a bot's now: watch as before
+  }
 }
 
 function joinForm(free) {

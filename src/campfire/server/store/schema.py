@@ -42,6 +42,8 @@ tables_t = Table(
     Column("deadline", Float, nullable=True),
     # migration 0004_removed: the names the host removed, folded (a JSON list): kept out
     Column("removed", Text, nullable=False, default="[]"),
+    # migration 0005_accounts: ratings move after each game (every person at it signed in)
+    Column("rated", Boolean, nullable=False, default=False),
 )
 
 seats_t = Table(
@@ -57,6 +59,8 @@ seats_t = Table(
     Column("retired_hash", String(64), nullable=True),
     # migration 0003: turns in a row the clock ran out on this seat
     Column("timeouts", Integer, nullable=False, default=0),
+    # migration 0005_accounts: the account of the person sitting here (None: a guest or bot)
+    Column("account_id", String(32), nullable=True, index=True),
 )
 
 moves_t = Table(
@@ -79,4 +83,48 @@ chat_t = Table(
     Column("at", Float, nullable=False),
     # migration 0004_removed: the record length when it was said (None: not known)
     Column("step", Integer, nullable=True),
+)
+
+# --- migration 0005_accounts: player accounts -------------------------------------------------
+accounts_t = Table(
+    "campfire_accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(80), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=True),
+    Column("user_handle", String(100), nullable=False, unique=True),
+    Column("created", Float, nullable=False),
+)
+
+#: signed-in browsers: a row per session, deleted at sign out (revocable)
+sessions_t = Table(
+    "campfire_sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+
+passkeys_t = Table(
+    "campfire_passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False, default=0),
+    Column("created", Float, nullable=False),
+    Column("used", Float, nullable=True),
+)
+
+#: WebAuthn challenges handed out and not yet answered (any process may get the answer)
+challenges_t = Table(
+    "campfire_challenges",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("challenge", String(200), nullable=False),
+    Column("account_id", String(32), nullable=True),
+    Column("expires", Float, nullable=False, index=True),
 )

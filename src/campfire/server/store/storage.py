@@ -131,6 +131,8 @@ class TableRow:
     deadline: float | None = None
     #: the names the host removed, folded (`names.name_key`)
     removed: list[str] = field(default_factory=list)
+    #: ratings move after each game (migration 0005_accounts)
+    rated: bool = False
 
 
 @dataclass
@@ -218,6 +220,7 @@ class Storage:
                     address=row.address,
                     clock=row.clock,
                     deadline=row.deadline,
+                    rated=row.rated,
                 )
             )
             db.execute(
@@ -247,6 +250,7 @@ class Storage:
         token_hash: str,
         deal: Deal | None = None,
         host: bool = False,
+        account_id: str | None = None,
     ) -> Claim:
         """Give a free human seat to `name` (the table's host, with `host`); Conflict when
         someone took it first, NameTaken when someone there goes by that name already.
@@ -283,7 +287,9 @@ class Storage:
             place = next((s for s in seats if s.seat == seat), None)
             if place is None or place.kind != "human" or place.token_hash is not None:
                 raise Conflict(f"seat {seat} is already taken")
-            _change_seat(db, table_id, seat, None, name=name, token_hash=token_hash)
+            _change_seat(
+                db, table_id, seat, None, name=name, token_hash=token_hash, account_id=account_id
+            )
             place.name, place.token_hash = name, token_hash
             full = all(s.kind != "human" or s.token_hash is not None for s in seats)
             if deal is None or not full:
@@ -390,7 +396,14 @@ class Storage:
             ).scalar()
             retired = {"retired_hash": token_hash} if retire else {}
             freed = _change_seat(
-                db, table_id, seat, token_hash, name=None, token_hash=None, **retired
+                db,
+                table_id,
+                seat,
+                token_hash,
+                name=None,
+                token_hash=None,
+                account_id=None,
+                **retired,
             )
             if not freed:
                 raise Conflict(f"seat {seat} is no longer that player's")
@@ -797,6 +810,7 @@ def _table(row: Any) -> TableRow:
         clock=row["clock"],
         deadline=row["deadline"],
         removed=orjson.loads(row["removed"] or "[]"),
+        rated=bool(row["rated"]),
     )
 
 

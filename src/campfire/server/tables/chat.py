@@ -6,21 +6,32 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 import anyio
 
+from campfire.server.cluster.bus import Bus
 from campfire.server.names import invisible
 from campfire.server.protocol import ChatLine, NoticeKind
 from campfire.server.refusals import Refused
-from campfire.server.store.storage import ChatRow, Conflict
+from campfire.server.store.storage import ChatRow, Conflict, Storage
 from campfire.server.tables.connections import Connection
 from campfire.server.tables.live import LiveTable
 
-if TYPE_CHECKING:
-    from campfire.server.tables.hub import Hub
-
 log = logging.getLogger("campfire.server")
+T = TypeVar("T")
+
+
+class ChatHost(Protocol):
+    """What the chat needs of the process around it: the bus, the database and the one way
+    to call it from async code."""
+
+    bus: Bus
+    storage: Storage
+
+    async def store(self, call: Callable[..., T], *args: Any) -> T: ...
+
 
 #: characters per message, messages per seat (or per spectators' address) per window
 CHAT_LENGTH = 300
@@ -56,7 +67,7 @@ def chat_message(row: ChatRow) -> ChatLine:
 
 
 class TableChat:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: ChatHost) -> None:
         self.hub = hub
 
     async def say(self, table: LiveTable, conn: Connection, raw: Any) -> None:

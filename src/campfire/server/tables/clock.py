@@ -7,20 +7,54 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import anyio
 
 from campfire.bots import make_bot
-from campfire.kernel import Event
-from campfire.server.protocol import NoticeKind
+from campfire.kernel import Event, State
+from campfire.server.cluster.bus import Bus
+from campfire.server.protocol import Moves, NoticeKind
 from campfire.server.store.schema import PLAYING
+from campfire.server.store.storage import Storage
 from campfire.server.tables.live import CLOCK_EVENT, HUMAN, TAKEOVER_LEVEL, LiveTable
 
-if TYPE_CHECKING:
-    from campfire.server.tables.hub import Hub
-
 log = logging.getLogger("campfire.server")
+
+
+class CatchUp(Protocol):
+    async def catch_up(self, table: LiveTable) -> None: ...
+
+
+class ClockHost(Protocol):
+    """What the turn clock needs of the process around it: its tables, leases and database,
+    and the one way a move is stored and made current."""
+
+    bus: Bus
+    storage: Storage
+    closing: bool
+    tick: float
+
+    @property
+    def sync(self) -> CatchUp: ...
+
+    def close_expired(self) -> None: ...
+
+    def seed_for(self, table_id: str, salt: int) -> int: ...
+
+    async def get(self, table_id: str) -> LiveTable: ...
+
+    async def commit(
+        self,
+        table: LiveTable,
+        state: State[Any, Any],
+        events: list[Event],
+        mover: int | None = None,
+        timeouts: int = 0,
+    ) -> Moves: ...
+
+    async def give_to_bot(self, table: LiveTable, seat: int, level: str) -> None: ...
+
 
 #: turns in a row a seat's clock may run out before a bot takes the seat over
 CLOCK_STRIKES = 2
@@ -39,7 +73,7 @@ def clock_event(seat: int, strikes: int) -> Event:
 
 
 class TurnClock:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: ClockHost) -> None:
         self.hub = hub
 
     async def sweep(self) -> None:

@@ -10,24 +10,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import anyio
 
 from campfire.bots import make_bot
 from campfire.kernel import RandomBot
-from campfire.server.cluster.bus import LEASE_SECONDS
+from campfire.server.cluster.bus import LEASE_SECONDS, Bus
 from campfire.server.store.schema import PLAYING
 from campfire.server.tables.live import BOT, LiveTable
-
-if TYPE_CHECKING:
-    from campfire.server.tables.hub import Hub
 
 log = logging.getLogger("campfire.server")
 
 
+class BotHost(Protocol):
+    """What driving the bots needs of the process around it: its leases, its seeds and the one
+    way a move is made (the same as a person's)."""
+
+    bus: Bus
+    closing: bool
+    bot_pause: float
+
+    def seed_for(self, table_id: str, salt: int) -> int: ...
+
+    async def act(
+        self, table: LiveTable, seat: int, action: Mapping[str, Any], at: int | None
+    ) -> None: ...
+
+
 class BotDriver:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: BotHost) -> None:
         self.hub = hub
 
     def seat_bots(self, table: LiveTable) -> None:

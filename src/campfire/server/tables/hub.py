@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -69,6 +69,7 @@ from campfire.server.tables.live import (
     removed_reason,
     token_hash,
 )
+from campfire.server.tables.room import Room
 from campfire.server.tables.sync import Sync
 from campfire.server.tables.webgame import web_game
 
@@ -119,6 +120,8 @@ class TableSpec:
     address: str | None = None
     #: the creator sits down at once (their own seat waits for nobody)
     creator_sits: bool = False
+    #: ratings move after each game; every person at it is signed in
+    rated: bool = False
 
 
 class Hub:
@@ -152,6 +155,8 @@ class Hub:
         salt = id_salt if id_salt is not None else secrets.token_hex(8)
         self._ids = None if seed is None else random.Random(f"{seed}/{salt}/ids")
         self.tables: dict[str, LiveTable] = {}
+        #: the one writer of each table in `tables`
+        self.rooms: dict[str, Room] = {}
         self.bots = BotDriver(self)
         self.chat = TableChat(self)
         self.clock = TurnClock(self)
@@ -176,7 +181,7 @@ class Hub:
                 log.error("table %s cannot be restored: %s", table_id, refused.reason)
                 continue
             await self.unstick(table)
-            self.bots.kick(table)
+            self.room(table).kick()
         if self.bus.shared:
             self.spawn(self.sync.watch())
         self.spawn(self.clock.sweep())
@@ -220,12 +225,19 @@ class Hub:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
 
-    def spawn(self, work: Any) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     # --- tables ----------------------------------------------------------------------------
+    def room(self, table: LiveTable) -> Room:
+        """The one writer of `table` (a table loaded again gets a new one)."""
+        room = self.rooms.get(table.id)
+        if room is None or room.table is not table:
+            room = self.rooms[table.id] = Room(table, self.bots.kick)
+        return room
+
     async def get(self, table_id: str) -> LiveTable:
         """The live table; 404 when there is none, 410 when it waited too long for players."""
         table = self.tables.get(table_id)
@@ -289,6 +301,7 @@ class Hub:
             at=len(entries),
             away_limit=self.away_seconds,
             listed=row.listed,
+            rated=row.rated,
             host_hash=row.host_hash,
             clock=row.clock,
             deadline=row.deadline,
@@ -405,6 +418,7 @@ class Hub:
                 listed=spec.listed,
                 address=address,
                 clock=spec.clock,
+                rated=spec.rated,
             )
             try:
                 version = await self.store(self.storage.create, row, deal)
@@ -432,11 +446,12 @@ class Hub:
             away_limit=self.away_seconds,
             listed=spec.listed,
             clock=spec.clock,
+            rated=spec.rated,
         )
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
         self.tables[table.id] = table
-        self.bots.kick(table)
+        self.room(table).kick()
         return table
 
     async def unstick(self, table: LiveTable) -> None:
@@ -459,7 +474,12 @@ class Hub:
         await self.bus.publish(table.id, NoticeKind.MOVES)
 
     async def join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool = False
+        self,
+        table: LiveTable,
+        name: str,
+        seat: int | None,
+        host: bool = False,
+        account: str | None = None,
     ) -> tuple[int, str]:
         """Seat `name` (at `seat`, or the first free seat) and hand back the secret token.
 
@@ -468,7 +488,7 @@ class Hub:
         on another process at the same moment only means the next free one."""
         for _ in range(table.players):
             try:
-                return await self._join(table, name, seat, host)
+                return await self._join(table, name, seat, host, account)
             except Conflict:
                 if seat is not None:
                     raise Refused(
@@ -477,7 +497,7 @@ class Hub:
         raise Refused(409, "every seat at this table is taken: you can watch")
 
     async def _join(
-        self, table: LiveTable, name: str, seat: int | None, host: bool
+        self, table: LiveTable, name: str, seat: int | None, host: bool, account: str | None
     ) -> tuple[int, str]:
         """No look at the database first: the claim itself refuses a seat or a name taken
         on another process meanwhile (then this copy catches up and the caller tries the
@@ -513,7 +533,7 @@ class Hub:
                 stamped, _, deal = self._play_chance(table.id, table.at, state, [], table)
             try:
                 claim = await self.store(
-                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host
+                    self.storage.claim_seat, table.id, seat, name, hashed, deal, host, account
                 )
             except NameRemoved:
                 await self.sync.catch_up(table)
@@ -532,8 +552,7 @@ class Hub:
             if claim.dealt and state is not None and deal is not None:
                 self._made_current(table, state, stamped, deal, claim.version)
             else:
-                table.version = claim.version
-                table.broadcast_meta()
+                self.room(table).seats_changed(claim.version)
         if claim.dealt:
             await self.bus.publish(table.id, NoticeKind.MOVES)
         else:  # the seat travels with the notice: the others need not read the database
@@ -664,16 +683,9 @@ class Hub:
         deal: Deal,
         version: int,
     ) -> None:
-        table.state = state
-        table.at = len(state.history)
-        table.status = deal.status
-        table.deadline = deal.deadline
-        table.version = version
-        table.updated = time.time()
-        table.events.extend(stamped)
-        table.last_kinds = {e.kind for _, e in stamped}
-        table.broadcast(stamped)
-        self.bots.kick(table)
+        self.room(table).made_current(
+            state, stamped, status=deal.status, deadline=deal.deadline, version=version
+        )
 
     async def hand_to_bot(
         self, table: LiveTable, by: int, seat: int, level: str | None = None
@@ -744,13 +756,13 @@ class Hub:
         table.presence.pop(seat, None)
         if table.state.to_move == seat:
             table.deadline = None
-        table.version = version
-        table.updated = time.time()
+        room = self.room(table)
+        room.stamp(version)
         self.to_spectators(
             table, seat, bot_reason(seat, level), reclaim=place.timeouts >= CLOCK_STRIKES
         )
         table.broadcast_meta()
-        self.bots.kick(table)
+        room.kick()
 
     async def reclaim(self, table: LiveTable, token: str) -> int:
         """The person whose seat the turn clock gave to a bot takes it back with their token,
@@ -784,9 +796,7 @@ class Hub:
             table.retired.pop(hashed, None)
             if deadline is not None:
                 table.deadline = deadline
-            table.version = version
-            table.updated = time.time()
-            table.broadcast_meta()
+            self.room(table).seats_changed(version)
         await self.bus.publish(table.id, NoticeKind.SEATS)
         return seat
 
@@ -857,8 +867,7 @@ class Hub:
         if removed:
             table.retired[old] = seat
         table.presence.pop(seat, None)
-        table.version = version
-        table.updated = time.time()
+        self.room(table).stamp(version)
         self.to_spectators(table, seat, reason, removed=removed)
         table.broadcast_meta()
 
@@ -883,6 +892,7 @@ class Hub:
     def drop(self, table: LiveTable, reason: str) -> None:
         """A table that is gone leaves memory; whoever watches it is told and let go."""
         self.tables.pop(table.id, None)
+        self.rooms.pop(table.id, None)
         for conn in list(table.connections):
             conn.push(error(410, reason, fatal=True))
             conn.push(None)
@@ -901,8 +911,11 @@ class Hub:
                     table.update_for(None, table.events, full=True, voice=seat, lang=conn.lang)
                 )
 
-    async def again(self, table: LiveTable, seat: int) -> tuple[LiveTable, int, str]:
-        """The next game at the same table: same game, options and bots; the asker sits down."""
+    async def again(
+        self, table: LiveTable, seat: int, account: str | None = None
+    ) -> tuple[LiveTable, int, str]:
+        """The next game at the same table: same game, options and bots; the asker sits down
+        (as `account`, when signed in)."""
         if table.status != FINISHED:
             raise Refused(409, "the game is not over yet")
         name = table.seats[seat].name or f"Player {seat}"
@@ -924,11 +937,12 @@ class Hub:
                     bots,
                     listed=table.listed,
                     clock=table.clock,
+                    rated=table.rated,
                 )
                 nxt = await self.create(spec)
-                table.version = await self.store(self.storage.set_next, table.id, nxt.id)
+                version = await self.store(self.storage.set_next, table.id, nxt.id)
                 table.next_id = nxt.id
-                table.broadcast_meta()
+                self.room(table).seats_changed(version, touch=False)
                 await self.bus.publish(table.id, NoticeKind.SEATS)
         nxt = await self.get(table.next_id)
         mine = next((s.seat for s in nxt.seats if s.name == name and s.token_hash), None)
@@ -936,7 +950,7 @@ class Hub:
             raise Refused(409, f"{name} already sits at the next table")
         free = nxt.free_seats()
         host = nxt.host_hash is None and not any(s.token_hash for s in nxt.seats)
-        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host)
+        new_seat, token = await self.join(nxt, name, seat if seat in free else None, host, account)
         return nxt, new_seat, token
 
     async def seat_for(self, table: LiveTable, token: str | None) -> int | None:
@@ -1020,3 +1034,4 @@ class Hub:
         idle.sort(key=lambda t: t.updated)
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
+            self.rooms.pop(table.id, None)

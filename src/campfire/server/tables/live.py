@@ -90,6 +90,8 @@ class LiveTable:
     retired: dict[str, int] = field(default_factory=dict)
     #: shown in the lobby; otherwise reachable by its invite link only
     listed: bool = False
+    #: ratings move after each game; every person at it is signed in
+    rated: bool = False
     #: the creator's seat token hash: they may remove people from the waiting room
     host_hash: str | None = None
     #: seconds per turn (None: no clock) and when the running clock runs out
@@ -184,6 +186,7 @@ class LiveTable:
             "created": self.created,
             "has_page": self.web.has_page,
             "listed": self.listed,
+            "rated": self.rated,
             "host": self.host_seat(),
             "clock": self.clock_meta(),
         }

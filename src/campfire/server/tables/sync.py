@@ -8,19 +8,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 import anyio
 
-from campfire.kernel import Event, IllegalAction
-from campfire.kernel.records import apply_entry
+from campfire.kernel import Event, State
 from campfire.server.batch import Batcher
-from campfire.server.cluster.bus import Presence
+from campfire.server.cluster.bus import Bus, Presence
 from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind
 from campfire.server.store.schema import FINISHED, PLAYING
-from campfire.server.store.storage import SeatRow
-from campfire.server.tables.clock import CLOCK_STRIKES, clock_event
+from campfire.server.store.storage import SeatRow, Storage
+from campfire.server.tables.chat import TableChat
+from campfire.server.tables.clock import CLOCK_STRIKES
+from campfire.server.tables.driver import BotDriver
 from campfire.server.tables.live import (
     BOT,
     CANCELLED,
@@ -30,11 +31,44 @@ from campfire.server.tables.live import (
     left_reason,
     removed_reason,
 )
-
-if TYPE_CHECKING:
-    from campfire.server.tables.hub import Hub
+from campfire.server.tables.room import Room
 
 log = logging.getLogger("campfire.server")
+T = TypeVar("T")
+
+
+class SyncHost(Protocol):
+    """What keeping in step needs of the process around it: its tables, bots, chat, bus and
+    database, and the ways a table is loaded, started, dropped or its seat given up."""
+
+    bus: Bus
+    storage: Storage
+    closing: bool
+    bot_pause: float
+    tables: dict[str, LiveTable]
+
+    @property
+    def bots(self) -> BotDriver: ...
+
+    @property
+    def chat(self) -> TableChat: ...
+
+    def room(self, table: LiveTable) -> Room: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    def drop(self, table: LiveTable, reason: str) -> None: ...
+
+    def to_spectators(
+        self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
+    ) -> None: ...
+
+    async def store(self, call: Callable[..., T], *args: Any) -> T: ...
+
+    async def get(self, table_id: str) -> LiveTable: ...
+
+    async def unstick(self, table: LiveTable) -> None: ...
+
 
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
@@ -45,7 +79,7 @@ PRESENCE_BATCH = 50
 class Sync:
     """A process's tables kept in step with what the other processes store and tell."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: SyncHost) -> None:
         self.hub = hub
         #: the stored versions of tables about to be shown to a socket, many to a query
         self.versions: Batcher[str, dict[str, int]] = Batcher(self.read_versions)
@@ -100,19 +134,23 @@ class Sync:
             if start != table.at or table.behind or timeouts:
                 await self.catch_up(table)
                 return
-            stamped = self.apply_entries(table, entries)
-            if stamped is None:
+            room = self.hub.room(table)
+            replayed = room.replay(entries)
+            if replayed is None:
                 await self.catch_up(table)
                 return
-            table.status = FINISHED if table.state.is_terminal else PLAYING
-            table.updated = time.time()
-            table.deadline = deadline if isinstance(deadline, (int, float)) else None
+            state, stamped = replayed
             if isinstance(mover, int) and 0 <= mover < table.players:
                 table.seats[mover].timeouts = 0
-            if isinstance(version, int) and version == table.version + 1:
-                table.version = version  # else the next look at the database catches up
-            table.broadcast(stamped)
-            self.hub.bots.kick(table)
+            if not (isinstance(version, int) and version == table.version + 1):
+                version = table.version  # the next look at the database catches up
+            room.made_current(
+                state,
+                stamped,
+                status=FINISHED if state.is_terminal else PLAYING,
+                deadline=deadline if isinstance(deadline, (int, float)) else None,
+                version=version,
+            )
 
     async def take_join(self, table: LiveTable, data: Mapping[str, Any]) -> None:
         """A seat another process just gave away, carried by its notice: taken at once when
@@ -132,39 +170,10 @@ class Sync:
             place.name, place.token_hash = name, hashed
             if host:
                 table.host_hash = hashed
-            table.version = version
             carried = Presence.from_carried(data.get("presence"))
             if carried is not None and carried[0] == seat:
                 table.presence[seat] = carried[1]
-            table.broadcast_meta()
-
-    def apply_entries(
-        self,
-        table: LiveTable,
-        entries: list[dict[str, Any]],
-        timed_out: dict[int, int] | None = None,
-    ) -> list[tuple[int, Event]] | None:
-        """Apply stored entries through the rules; None (and nothing changed) if one fails.
-        A seat in `timed_out` had its turn played by the clock: its move says so."""
-        timed_out = dict(timed_out or {})
-        state = table.state.clone()
-        stamped: list[tuple[int, Event]] = []
-        for raw in entries:
-            mover = raw.get("player")
-            try:
-                events = apply_entry(state, raw)
-            except (ValueError, IllegalAction) as error:
-                log.error("table %s: stored entry %s does not apply: %s", table.id, raw, error)
-                return None
-            if mover in timed_out:
-                strikes = timed_out.pop(mover)
-                events = [clock_event(mover, strikes), *events]
-            stamped.extend((len(state.history), e) for e in events)
-        table.state = state
-        table.at += len(entries)
-        table.events.extend(stamped)
-        table.last_kinds = {e.kind for _, e in stamped}
-        return stamped
+            self.hub.room(table).seats_changed(version, touch=False)
 
     def present_pairs(self) -> list[tuple[str, int]]:
         return [
@@ -222,24 +231,28 @@ class Sync:
             for r in row.seats
             if r.timeouts > table.seats[r.seat].timeouts and table.seats[r.seat].kind == HUMAN
         }
+        room = self.hub.room(table)
         seats_changed = self.take_seats(table, row.seats)
+        state: State[Any, Any] | None = None
         stamped: list[tuple[int, Event]] = []
         if entries:
-            applied = self.apply_entries(table, entries, timed_out)
-            if applied is None:
+            replayed = room.replay(entries, timed_out)
+            if replayed is None:
                 return
-            stamped = applied
+            state, stamped = replayed
         changed = seats_changed or row.status != table.status or row.next_id != table.next_id
-        table.status, table.next_id = row.status, row.next_id
-        table.updated, table.version = row.updated, row.version
         changed = changed or row.deadline != table.deadline
-        table.deadline, table.host_hash = row.deadline, row.host_hash
+        table.next_id, table.host_hash = row.next_id, row.host_hash
         table.removed = set(row.removed)
-        if stamped:
-            table.broadcast(stamped)
-        elif changed:
-            table.broadcast_meta()
-        self.hub.bots.kick(table)
+        room.made_current(
+            state,
+            stamped,
+            status=row.status,
+            deadline=row.deadline,
+            version=row.version,
+            updated=row.updated,
+            changed=changed,
+        )
 
     def take_seats(self, table: LiveTable, rows: list[SeatRow]) -> bool:
         changed = False
@@ -308,7 +321,7 @@ class Sync:
                     table = await self.hub.get(table_id)
                     await self.refresh(table)
                     await self.hub.unstick(table)
-                    self.hub.bots.kick(table)
+                    self.hub.room(table).kick()
                 if rounds % 3 == 0:
                     watched = [(t, self.seated(t)) for t in live if t.connections]
                     watched = [(t, seated) for t, seated in watched if seated]
