@@ -200,8 +200,10 @@ def test_rated_tables_are_for_signed_in_people(client: Client) -> None:
     )
     assert refused.status_code == 401 and "sign" in refused.json()["error"]
     assert sign_up(client, "Alice").status_code == 201
-    made = client.create("powwow", 3, {2: "random"}, name="Alice", rated=True)
+    made = client.create("powwow", 3, {2: "random"}, name="Alice", rated=True, listed=True)
     assert made["table"]["rated"] is True
+    waiting = client.http.get("/api/tables").json()["waiting"]
+    assert [(t["id"], t["rated"]) for t in waiting] == [(made["id"], True)]
     with fresh(client) as guest:
         join = guest.post(f"/api/tables/{made['id']}/join", json={"name": "Bob"})
         assert join.status_code in (401, 403)
@@ -211,6 +213,50 @@ def test_rated_tables_are_for_signed_in_people(client: Client) -> None:
         assert joined.status_code == 200, joined.text
         assert joined.json()["table"]["seats"][joined.json()["seat"]]["name"] == "Bob"
         assert joined.json()["table"]["status"] == "playing"
+        bob_token = joined.json()["token"]
+        # both hand their seats to bots: the game plays to its end
+        for token, seat in ((made["token"], made["seat"]), (bob_token, joined.json()["seat"])):
+            handed = client.http.post(
+                f"/api/tables/{made['id']}/seats/{seat}/bot",
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            assert handed.status_code == 200, handed.text
+        client.wait_for(made["id"], lambda s: s["table"]["status"] == "finished", limit=120)
+        # the next game is rated too: Bob's session cannot follow with Alice's seat token
+        alice_token = {"Authorization": f"Bearer {made['token']}"}
+        posing = guest.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+        assert posing.status_code == 403 and "another account" in posing.json()["error"]
+    with fresh(client) as nobody:
+        anonymous = nobody.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+        assert anonymous.status_code == 401 and "sign in" in anonymous.json()["error"]
+    again = client.http.post(f"/api/tables/{made['id']}/again", headers=alice_token)
+    assert again.status_code == 200, again.text
+    nxt = again.json()["table"]
+    assert nxt["rated"] is True and nxt["seats"][again.json()["seat"]]["name"] == "Alice"
+
+
+def test_passkey_answers_that_do_not_check_out_are_refused(client: Client) -> None:
+    headers = {"Origin": client.base}
+    asked = client.http.post("/api/passkeys/signin/options", headers=headers)
+    assert asked.status_code == 200
+    options = asked.json()["options"]
+    assert options["rpId"] == "127.0.0.1" and options["challenge"]
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {}}
+    answer = client.http.post(
+        "/api/passkeys/signin",
+        json={"challenge": asked.json()["challenge"], "credential": forged},
+        headers=headers,
+    )
+    assert answer.status_code == 401 and "no account" in answer.json()["error"]
+    # the challenge was used up by that answer
+    again = client.http.post(
+        "/api/passkeys/signin",
+        json={"challenge": asked.json()["challenge"], "credential": forged},
+        headers=headers,
+    )
+    assert again.status_code == 400 and "expired" in again.json()["error"]
+    # adding a passkey needs a session
+    assert client.http.post("/api/passkeys/register/options").status_code == 401
 
 
 # --- hostile ---------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ def test_sign_up_out_in_with_password_and_with_a_passkey(client: Client, open_pa
     )
     base = local(client)
     page.goto(f"{base}/")
+    expect(page.locator("#rated")).to_be_disabled()  # a guest opens casual tables only
     page.get_by_role("link", name="Sign in or sign up").click()
     page.wait_for_url(f"{base}/account")
 
@@ -86,6 +87,7 @@ def test_sign_up_out_in_with_password_and_with_a_passkey(client: Client, open_pa
     page.goto(f"{base}/")
     expect(page.locator("#signed-in-name")).to_have_text("Alice")
     expect(page.get_by_label("Your name", exact=True)).to_have_value("Alice")
+    expect(page.locator("#rated")).to_be_enabled()
     page.get_by_role("button", name="Start the table").click()
     page.wait_for_url(re.compile(r"/t/[a-z0-9]{12}$"))
     expect(page.locator("body")).to_have_attribute("data-turn", "you")

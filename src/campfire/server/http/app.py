@@ -34,6 +34,7 @@ from campfire.server.http.accounts import Accounts, add_account_routes
 from campfire.server.http.headers import BodyLimit, DefaultHeaders
 from campfire.server.http.language import page_language
 from campfire.server.http.pages import add_page_routes, refusal
+from campfire.server.http.profiles import add_profile_routes
 from campfire.server.http.requests import (
     BODY_LIMIT,
     ActBody,
@@ -277,6 +278,7 @@ def create_app(
                     "options": r.options,
                     "status": r.status,
                     "winners": r.winners,
+                    "rated": r.rated,
                     "updated": r.updated,
                     "seats": [
                         {
@@ -415,6 +417,10 @@ def create_app(
         account = await accounts.current(request, write=True)
         if table.rated and account is None:
             raise Refused(401, "the next game is rated too: sign in first to sit at it")
+        if table.rated and account is not None:
+            mine = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
+            if mine != seat:
+                raise Refused(403, "this seat belongs to another account: sign in as its player")
         nxt, new_seat, token = await hub.again(table, seat, account.id if account else None)
         return {"id": nxt.id, "seat": new_seat, "token": token, "table": nxt.meta()}
 
@@ -558,6 +564,7 @@ def create_app(
     add_account_routes(app, accounts)
     add_socket_routes(app, hub, table_named)
     add_page_routes(app)
+    add_profile_routes(app, hub.results, hub.store)
     return app
 
 

@@ -274,3 +274,21 @@ export function seatPositions(players, bottom, ring, seatW = 168, seatH = 150) {
   }
   return out;
 }
+
+// --- ratings beside names ------------------------------------------------------------------------
+/** The signed-in players' ratings at these tables: {tableId: {seat: {rating, provisional}}}. */
+export async function seatRatings(tableIds) {
+  const ids = [...new Set(tableIds)].slice(0, 60);
+  if (!ids.length) return {};
+  try {
+    return (await api(`/api/seat-ratings?tables=${ids.map(encodeURIComponent).join(",")}`)).tables || {};
+  } catch {
+    return {}; // ratings are an extra: the tables work without them
+  }
+}
+
+/** "1523" or "1523?" (provisional), or null for a guest or a bot. */
+export function ratingText(ratings, tableId, seat) {
+  const r = ratings && ratings[tableId] && ratings[tableId][String(seat)];
+  return r ? `${r.rating}${r.provisional ? "?" : ""}` : null;
+}

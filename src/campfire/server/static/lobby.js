@@ -1,6 +1,6 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
 import { _, ngettext, pgettext } from "/static/i18n.js";
-import { api, el, forgetSeat, logo, refusalBox, saveName, saveSeat, savedName, savedSeats, toast } from "/static/common.js";
+import { api, el, forgetSeat, logo, ratingText, refusalBox, saveName, saveSeat, savedName, savedSeats, seatRatings, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
@@ -10,6 +10,8 @@ const BLURB = {
 let games = [];
 const PAGE = 10;
 let offset = 0;
+/** the signed-in players' ratings at the tables listed: {tableId: {seat: {rating, provisional}}} */
+let ratings = {};
 /** The signed-in account (null: a guest). */
 let account = null;
 
@@ -167,6 +169,7 @@ async function refresh() {
   $("newer").disabled = offset === 0;
   $("older").disabled = !lists.some((l) => l.length >= PAGE);
   $("page-label").textContent = offset ? _("tables {first}–{last}", { first: offset + 1, last: offset + PAGE }) : "";
+  ratings = await seatRatings(lists.flat().map((t) => t.id));
   fill("open-tables", listing.waiting, (t) => [_("Join"), `/t/${t.id}`], _("No table is waiting for players."));
   fill("live-tables", listing.playing, (t) => [_("Watch"), `/t/${t.id}`], _("Nobody is playing right now."));
   fill("done-tables", listing.finished, (t) => [_("Replay"), `/replay/${t.id}`], _("No finished games yet."));
@@ -180,7 +183,8 @@ function fill(id, tables, link, empty) {
   }
   list.replaceChildren(...tables.map((t) => {
     const [label, href] = link(t);
-    const seated = t.seats.map((s) => (s.kind === "bot" ? _("{level} bot", { level: s.level }) : s.name || _("free seat"))).join(", ");
+    const rated = (s) => (ratingText(ratings, t.id, s.seat) ? ` (${ratingText(ratings, t.id, s.seat)})` : "");
+    const seated = t.seats.map((s) => (s.kind === "bot" ? _("{level} bot", { level: s.level }) : s.name ? `${s.name}${rated(s)}` : _("free seat"))).join(", ");
     const free = t.seats.filter((s) => !s.taken).length;
     return el("li", {},
       el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, ngettext("{n} player", "{n} players", t.players) + (free ? " · " + ngettext("{n} free", "{n} free", free) : "")),

@@ -1,8 +1,8 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, possessiveName, plural, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat, seatName,
-  setting, toast,
+  api, el, forgetSeat, logo, nameText, possessiveName, plural, ratingText, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat,
+  seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { _, ngettext } from "/static/i18n.js";
 
@@ -33,6 +33,8 @@ const ctx = {
   plainName: (seat) => seatName(page.table, seat, null),
   possessive: (seat) => possessiveName(page.table, seat, you()),
   names: (text) => nameText(text, page.table, you()),
+  /** the rating beside a signed-in player's name (null: a guest or a bot) */
+  rating: (seat) => ratingText(page.ratings, page.table && page.table.id, seat),
   act,
   toast,
   present,
@@ -70,10 +72,27 @@ async function start() {
   }
   page.table = table;
   if (!page.seat) await accountSeat();
+  await loadRatings(table);
   $("title").textContent = table.title;
   document.title = `${table.title} — Campfire`;
   await loadGame(table);
   connect();
+}
+
+/** The ratings beside the names, fetched again when someone else sits down. */
+async function loadRatings(table) {
+  const who = table.seats.map((s) => `${s.kind}:${s.name || ""}`).join("|");
+  if (page.ratingsFor === who) return false;
+  page.ratingsFor = who;
+  page.ratings = await seatRatings([table.id]);
+  return true;
+}
+
+function ratingsChanged(table) {
+  loadRatings(table).then((changed) => {
+    if (changed && page.msg) page.board.update(page.msg, { newEvents: [], metaOnly: true });
+    if (changed) frame();
+  });
 }
 
 function isTyping(target) {
@@ -391,6 +410,7 @@ function receive(message) {
     update(message);
   } else if (message.type === "table") {
     page.table = message.table;
+    ratingsChanged(message.table);
     page.metaAt = performance.now();
     if (page.msg) {
       page.msg.table = message.table;
@@ -472,6 +492,7 @@ function update(message) {
   const before = page.msg;
   page.msg = message;
   page.table = message.table;
+  ratingsChanged(message.table);
   page.metaAt = performance.now();
   if (message.full) $("log").replaceChildren();
   addLog(message.events);
@@ -624,6 +645,7 @@ function waitingRoom() {
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
     el("span", { class: "seat-no" }, _("Seat {seat}", { seat: s.seat })),
     el("span", {}, s.kind === "bot" ? `${s.name} · ${_("{level} bot", { level: s.level })}` : s.taken ? (s.seat === you() ? _("{name} (you)", { name: s.name }) : s.name) : _("free")),
+    ctx.rating(s.seat) ? el("span", { class: "seat-rating" }, ctx.rating(s.seat)) : null,
     s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? _("connected") : _("not connected") }) : null,
     hosting && s.kind === "human" && s.taken && s.seat !== you()
       ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, _("Remove"))

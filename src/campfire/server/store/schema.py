@@ -128,3 +128,48 @@ challenges_t = Table(
     Column("account_id", String(32), nullable=True),
     Column("expires", Float, nullable=False, index=True),
 )
+
+# --- migration 0006_ratings: results of finished games and ratings ----------------------------
+#: a finished game whose results are written (its key makes that happen once)
+results_t = Table(
+    "campfire_results",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game", String(40), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+#: an account's rating in one game (openskill's mu and sigma)
+ratings_t = Table(
+    "campfire_ratings",
+    metadata,
+    Column("account_id", String(32), primary_key=True),
+    Column("game", String(40), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False, default=0),
+    Column("wins", Integer, nullable=False, default=0),
+    Column("updated", Float, nullable=False),
+)
+
+#: one row per account seat of a finished game: the profile's games and rating history
+player_games_t = Table(
+    "campfire_player_games",
+    metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", String(32), nullable=False),
+    Column("game", String(40), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("left", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=True),
+    Column("sigma_before", Float, nullable=True),
+    Column("mu_after", Float, nullable=True),
+    Column("sigma_after", Float, nullable=True),
+    Column("stats", Text, nullable=False, default="{}"),
+    Column("at", Float, nullable=False),
+)

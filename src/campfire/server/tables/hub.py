@@ -40,6 +40,7 @@ from campfire.server.cluster.bus import Bus
 from campfire.server.names import name_key
 from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
 from campfire.server.refusals import Refused
+from campfire.server.store.results import Results
 from campfire.server.store.schema import FINISHED, PLAYING, WAITING
 from campfire.server.store.storage import (
     Conflict,
@@ -162,6 +163,7 @@ class Hub:
         self.clock = TurnClock(self)
         self.sync = Sync(self)
         self.writer = Writer(storage)
+        self.results = Results(storage.engine)
         self.closing = False
         self._loading = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -185,6 +187,8 @@ class Hub:
         if self.bus.shared:
             self.spawn(self.sync.watch())
         self.spawn(self.clock.sweep())
+        # games that ended while no process was left to write their results
+        self.spawn(self._settle_left_over())
 
     def waiting_since(self) -> float:
         """Waiting tables made before this have expired."""
@@ -225,6 +229,25 @@ class Hub:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
             raise Refused(503, "the database could not be reached: nothing was changed") from None
 
+    def finished(self, table: LiveTable) -> None:
+        """The game at `table` just ended, as this process sees it: write its results (the
+        ratings of a rated game) off the event loop; written once even when several processes
+        see it end (`Results.settle`)."""
+        self.spawn(self._settle(table.id))
+
+    async def _settle(self, table_id: str) -> None:
+        try:
+            await anyio.to_thread.run_sync(self.results.settle, table_id)
+        except Exception as error:
+            log.error("table %s: writing its results failed: %s", table_id, error)
+
+    async def _settle_left_over(self) -> None:
+        try:
+            for table_id in await anyio.to_thread.run_sync(self.results.unsettled):
+                await self._settle(table_id)
+        except Exception as error:
+            log.error("looking for unwritten results failed: %s", error)
+
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task: asyncio.Task[None] = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -235,7 +258,7 @@ class Hub:
         """The one writer of `table` (a table loaded again gets a new one)."""
         room = self.rooms.get(table.id)
         if room is None or room.table is not table:
-            room = self.rooms[table.id] = Room(table, self.bots.kick)
+            room = self.rooms[table.id] = Room(table, self.bots.kick, self.finished)
         return room
 
     async def get(self, table_id: str) -> LiveTable:

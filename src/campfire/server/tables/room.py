@@ -17,6 +17,7 @@ from typing import Any
 
 from campfire.kernel import Event, IllegalAction, State
 from campfire.kernel.records import apply_entry
+from campfire.server.store.schema import FINISHED
 from campfire.server.tables.clock import clock_event
 from campfire.server.tables.live import LiveTable
 
@@ -26,9 +27,16 @@ log = logging.getLogger("campfire.server")
 class Room:
     """One table's single writer: its lock, its version, and "make current, tell, kick"."""
 
-    def __init__(self, table: LiveTable, kick: Callable[[LiveTable], None]) -> None:
+    def __init__(
+        self,
+        table: LiveTable,
+        kick: Callable[[LiveTable], None],
+        ended: Callable[[LiveTable], None] | None = None,
+    ) -> None:
         self.table = table
         self._kick = kick
+        #: told once the game ends, as this copy sees it (the hub writes the results)
+        self._ended = ended
 
     @property
     def lock(self) -> asyncio.Lock:
@@ -73,6 +81,7 @@ class Room:
         seat is told (its events, or only the table's meta when `changed` and no events), then
         the bots are woken. The only place moves reach the table."""
         table = self.table
+        ended = status == FINISHED and table.status != FINISHED
         if state is not None:
             table.state = state
             table.at = len(state.history)
@@ -86,6 +95,8 @@ class Room:
         elif changed:
             table.broadcast_meta()
         self.kick()
+        if ended and self._ended is not None:
+            self._ended(table)
 
     def stamp(self, version: int, updated: float | None = None) -> None:
         """The database row's version this copy now reflects (the only assignment of it)."""

@@ -179,7 +179,7 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     },
     bubble,
     band,
-    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), s === you ? el("span", { class: "you-badge" }, "you") : null),
+    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), ctx.rating && ctx.rating(s) ? el("span", { class: "seat-rating" }, ctx.rating(s)) : null, s === you ? el("span", { class: "you-badge" }, "you") : null),
     el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
     el("div", { class: "seat-icons" }, buzzards, view.options.tomahawks && !out ? tomahawkIcon(view.tomahawks[s]) : null));
     ring.append(node);

@@ -259,7 +259,7 @@ function drawSeats(ring, view, table, ctx, hands = null) {
       dataset: { seat: s },
     },
     bubble,
-    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), s === you ? el("span", { class: "you-badge" }, "you") : null),
+    el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), ctx.rating && ctx.rating(s) ? el("span", { class: "seat-rating" }, ctx.rating(s)) : null, s === you ? el("span", { class: "you-badge" }, "you") : null),
     el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
     el("div", { class: "wt-hand-size" }, fan, el("span", { class: "count" }, plural(size, "card"))),
     tokenIcons(view.tokens[s]),

@@ -1,0 +1,351 @@
+"""Results of finished games: ratings, rating history, the profile's games (0006_ratings).
+
+`Results.settle` writes everything one finished game changes in one transaction that begins by
+inserting the game's row in `campfire_results`, keyed by the table id. When two processes see
+the same game finish, the second insert fails on that key (PostgreSQL makes it wait for the
+first transaction, then refuses it), the second transaction rolls back whole, and so each game
+moves the ratings exactly once. Synchronous: the server calls it from worker threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+from sqlalchemy import Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from campfire.kernel.records import Record
+from campfire.kernel.registry import games as all_games
+from campfire.ratings import (
+    PROVISIONAL_GAMES,
+    Skill,
+    bot_skill,
+    finishing_ranks,
+    game_stats,
+    initial,
+    provisional,
+    rate,
+)
+from campfire.ratings.stats import STAT_KEYS
+from campfire.server.store.schema import (
+    FINISHED,
+    accounts_t,
+    moves_t,
+    player_games_t,
+    ratings_t,
+    results_t,
+    seats_t,
+    tables_t,
+)
+
+log = logging.getLogger("campfire.server")
+
+#: leaderboard page size: default and most
+PAGE_DEFAULT = 50
+PAGE_MAX = 100
+#: games a profile lists, by default and at most
+RECENT_DEFAULT = 50
+RECENT_MAX = 200
+BOT = "bot"
+
+
+def _shown(mu: float | None, sigma: float | None) -> int | None:
+    return None if mu is None or sigma is None else Skill(mu, sigma).shown
+
+
+class Results:
+    """Reads and writes results through the storage's engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # --- writing ---------------------------------------------------------------------------
+    def settle(self, table_id: str) -> bool:
+        """Write the results of the finished game at `table_id`: the ratings it moves (a rated
+        table) and a game row for every account that sat there. False when there is nothing to
+        write: not finished, nobody with an account, or already written (by this process or
+        another)."""
+        with self.engine.connect() as db:
+            if db.execute(
+                select(results_t.c.table_id).where(results_t.c.table_id == table_id)
+            ).first():
+                return False
+            row = db.execute(select(tables_t).where(tables_t.c.id == table_id)).mappings().first()
+            if row is None or row["status"] != FINISHED:
+                return False
+            seats = db.execute(
+                select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.seat)
+            ).all()
+            if not any(s.account_id for s in seats):
+                return False
+            entries = [
+                orjson.loads(r.entry)
+                for r in db.execute(
+                    select(moves_t.c.entry)
+                    .where(and_(moves_t.c.table_id == table_id, moves_t.c.idx < row["moves"]))
+                    .order_by(moves_t.c.idx)
+                )
+            ]
+        record = Record(row["game"], row["players"], orjson.loads(row["options"]), entries)
+        state = record.replay()
+        # a person whose seat a bot plays now handed it over or lost it to the clock
+        left = [s.seat for s in seats if s.kind == BOT and s.account_id is not None]
+        ranks = finishing_ranks(state, left)
+        winners = set(state.winners())
+        stats = game_stats(record)
+        return self._write(table_id, row, seats, ranks, winners, left, stats)
+
+    def unsettled(self, limit: int = 1000) -> list[str]:
+        """Finished tables with a signed-in seat whose results are not written (the process that
+        saw the game end stopped first): a starting process writes them."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(tables_t.c.id)
+                .where(
+                    and_(
+                        tables_t.c.status == FINISHED,
+                        tables_t.c.id.in_(
+                            select(seats_t.c.table_id).where(seats_t.c.account_id.is_not(None))
+                        ),
+                        tables_t.c.id.not_in(select(results_t.c.table_id)),
+                    )
+                )
+                .order_by(tables_t.c.updated)
+                .limit(limit)
+            )
+            return [r.id for r in rows]
+
+    def _write(
+        self,
+        table_id: str,
+        row: Any,
+        seats: Sequence[Any],
+        ranks: list[int],
+        winners: set[int],
+        left: list[int],
+        stats: list[dict[str, int]],
+    ) -> bool:
+        game, rated, now = row["game"], bool(row["rated"]), time.time()
+        try:
+            with self.engine.begin() as db:
+                # first: the key that makes this happen once (a second writer stops here)
+                db.execute(
+                    insert(results_t).values(table_id=table_id, game=game, rated=rated, at=now)
+                )
+                people = {s.seat: s.account_id for s in seats if s.account_id is not None}
+                before: dict[int, Skill] = {}
+                counts: dict[int, tuple[int, int]] = {}
+                after: dict[int, Skill] = {}
+                if rated:
+                    for seat, account in people.items():
+                        before[seat], counts[seat] = self._locked(db, account, game, now)
+                    skills = [
+                        before.get(s.seat)
+                        or (bot_skill(game, s.level) if s.kind == BOT and s.level else initial())
+                        for s in seats
+                    ]
+                    fixed = [s.seat not in people for s in seats]
+                    moved = rate(skills, ranks, fixed)
+                    after = {seat: moved[seat] for seat in people}
+                for seat, account in people.items():
+                    won = seat in winners and seat not in left
+                    db.execute(
+                        insert(player_games_t).values(
+                            table_id=table_id,
+                            seat=seat,
+                            account_id=account,
+                            game=game,
+                            rated=rated,
+                            won=won,
+                            rank=ranks[seat],
+                            players=len(seats),
+                            left=seat in left,
+                            mu_before=before[seat].mu if rated else None,
+                            sigma_before=before[seat].sigma if rated else None,
+                            mu_after=after[seat].mu if rated else None,
+                            sigma_after=after[seat].sigma if rated else None,
+                            stats=orjson.dumps(stats[seat]).decode(),
+                            at=now,
+                        )
+                    )
+                    if rated:
+                        games, wins = counts[seat]
+                        db.execute(
+                            update(ratings_t)
+                            .where(
+                                and_(ratings_t.c.account_id == account, ratings_t.c.game == game)
+                            )
+                            .values(
+                                mu=after[seat].mu,
+                                sigma=after[seat].sigma,
+                                games=games + 1,
+                                wins=wins + int(won),
+                                updated=now,
+                            )
+                        )
+        except IntegrityError:
+            return False  # another process wrote this game's results first
+        log.info("table %s: results written (%s)", table_id, "rated" if rated else "casual")
+        return True
+
+    @staticmethod
+    def _locked(db: Any, account: str, game: str, now: float) -> tuple[Skill, tuple[int, int]]:
+        """The account's rating in `game`, its row locked until the transaction ends (made at
+        the start values when it has none yet)."""
+        query = (
+            select(ratings_t)
+            .where(and_(ratings_t.c.account_id == account, ratings_t.c.game == game))
+            .with_for_update()
+        )
+        found = db.execute(query).first()
+        if found is None:
+            start = initial()
+            db.execute(
+                insert(ratings_t).values(
+                    account_id=account,
+                    game=game,
+                    mu=start.mu,
+                    sigma=start.sigma,
+                    games=0,
+                    wins=0,
+                    updated=now,
+                )
+            )
+            return start, (0, 0)
+        return Skill(found.mu, found.sigma), (found.games, found.wins)
+
+    # --- reading ---------------------------------------------------------------------------
+    def player(self, name: str, key: str, limit: int = RECENT_DEFAULT) -> dict[str, Any] | None:
+        """The profile of the account whose folded name is `key` (None: no such account)."""
+        with self.engine.connect() as db:
+            account = db.execute(
+                select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.name_key == key)
+            ).first()
+            if account is None:
+                return None
+            standing = {
+                r.game: r
+                for r in db.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
+            }
+            rows = db.execute(
+                select(player_games_t)
+                .where(player_games_t.c.account_id == account.id)
+                .order_by(player_games_t.c.at.desc(), player_games_t.c.table_id)
+            ).all()
+        ratings: dict[str, Any] = {}
+        for game in sorted(all_games()):
+            mine = [r for r in rows if r.game == game]
+            rated = [r for r in reversed(mine) if r.rated]
+            s = standing.get(game)
+            mu, sigma = (s.mu, s.sigma) if s else (initial().mu, initial().sigma)
+            games = s.games if s else 0
+            totals = dict.fromkeys(STAT_KEYS.get(game, ()), 0)
+            for r in mine:
+                for k, v in orjson.loads(r.stats).items():
+                    totals[k] = totals.get(k, 0) + int(v)
+            ratings[game] = {
+                "rating": Skill(mu, sigma).shown,
+                "games": games,
+                "wins": s.wins if s else 0,
+                "provisional": provisional(games),
+                "provisional_games": PROVISIONAL_GAMES,
+                "mu": round(mu, 4),
+                "sigma": round(sigma, 4),
+                "played": len(mine),
+                "won": sum(1 for r in mine if r.won),
+                "history": [
+                    {
+                        "table": r.table_id,
+                        "before": _shown(r.mu_before, r.sigma_before),
+                        "rating": _shown(r.mu_after, r.sigma_after),
+                        "at": r.at,
+                    }
+                    for r in rated
+                ],
+                "stats": totals,
+            }
+        games_out = [
+            {
+                "table": r.table_id,
+                "game": r.game,
+                "rated": bool(r.rated),
+                "won": bool(r.won),
+                "rank": r.rank,
+                "players": r.players,
+                "left": bool(r.left),
+                "at": r.at,
+                "rating_before": _shown(r.mu_before, r.sigma_before),
+                "rating_after": _shown(r.mu_after, r.sigma_after),
+            }
+            for r in rows[:limit]
+        ]
+        return {"name": account.name, "ratings": ratings, "games": games_out}
+
+    def leaderboard(self, game: str, offset: int, limit: int) -> dict[str, Any]:
+        """One page of `game`'s rated players, best first (mu, then more games, then name)."""
+        with self.engine.connect() as db:
+            total = db.execute(
+                select(func.count()).select_from(ratings_t).where(ratings_t.c.game == game)
+            ).scalar_one()
+            rows = db.execute(
+                select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
+                .join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
+                .where(ratings_t.c.game == game)
+                .order_by(ratings_t.c.mu.desc(), ratings_t.c.games.desc(), accounts_t.c.name_key)
+                .offset(offset)
+                .limit(limit)
+            ).all()
+        return {
+            "game": game,
+            "players": [
+                {
+                    "rank": offset + i + 1,
+                    "name": r.name,
+                    "rating": Skill(r.mu, r.sigma).shown,
+                    "games": r.games,
+                    "provisional": provisional(r.games),
+                }
+                for i, r in enumerate(rows)
+            ],
+            "offset": offset,
+            "limit": limit,
+            "total": int(total),
+        }
+
+    def seat_ratings(self, table_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """Each table's signed-in seats with their rating in the table's game (1500 and
+        provisional for an account that has none yet): `{table: {seat: {...}}}`."""
+        if not table_ids:
+            return {}
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(
+                    seats_t.c.table_id,
+                    seats_t.c.seat,
+                    ratings_t.c.mu,
+                    ratings_t.c.sigma,
+                    ratings_t.c.games,
+                )
+                .join(tables_t, tables_t.c.id == seats_t.c.table_id)
+                .outerjoin(
+                    ratings_t,
+                    and_(
+                        ratings_t.c.account_id == seats_t.c.account_id,
+                        ratings_t.c.game == tables_t.c.game,
+                    ),
+                )
+                .where(and_(seats_t.c.table_id.in_(table_ids), seats_t.c.account_id.is_not(None)))
+            ).all()
+        start = initial()
+        out: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            mu, sigma = (r.mu, r.sigma) if r.mu is not None else (start.mu, start.sigma)
+            out.setdefault(r.table_id, {})[str(r.seat)] = {
+                "rating": Skill(mu, sigma).shown,
+                "provisional": provisional(r.games or 0),
+            }
+        return out
