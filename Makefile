@@ -4,12 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test browser nginx lint typecheck pytest clean
+.PHONY: run test browser nginx lint typecheck pytest clean messages translations
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,rl,cluster]'
+	$(BIN)/pybabel compile --statistics -d src/campfire/locale -D campfire
 	touch $(STAMP)
 
 # the game server and browser table at http://127.0.0.1:8000, tables kept in data/ (SQLite)
@@ -38,3 +39,15 @@ test: $(STAMP) browser nginx
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+
+# the catalogues: `make messages` extracts the template (campfire.pot) from the Python, the page
+# templates and the scripts, and merges it into every language's .po; `make translations`
+# compiles the .po files into the .mo files the program reads (the install does it too)
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k NC_:1c,2 --no-location --sort-output -w 100 \
+		--project campfire -o src/campfire/locale/campfire.pot .
+	$(BIN)/pybabel update --no-fuzzy-matching -w 100 -i src/campfire/locale/campfire.pot \
+		-d src/campfire/locale -D campfire
+
+translations: $(STAMP)
+	$(BIN)/pybabel compile --statistics -d src/campfire/locale -D campfire

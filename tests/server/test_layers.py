@@ -60,6 +60,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "http",
             "http.headers",
             "http.requests",
+            "http.language",
             "http.pages",
             "http.profiles",
             "http.sockets",

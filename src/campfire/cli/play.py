@@ -12,6 +12,7 @@ from rich.console import Console
 
 from campfire.bots import make_bot, seat_levels
 from campfire.cli.common import fail, game_named, options_from
+from campfire.i18n import LANGUAGES, PSEUDO, from_environment, language_of
 from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
@@ -55,9 +56,22 @@ def play(
             min=0,
         ),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help=f"the language of the table and its narration: {', '.join(LANGUAGES)}"
+            " (default from LC_ALL, LC_MESSAGES or LANG, else en)"
+        ),
+    ] = None,
 ) -> None:
     """Play at the terminal. Commands are read one per line, so a game can be scripted."""
     game = game_named(game_name)
+    if lang is None:
+        lang = from_environment()
+    elif language_of(lang) in (None, PSEUDO) and lang != PSEUDO:
+        fail(f"--lang {lang!r}: the languages are {', '.join(LANGUAGES)}")
+    else:
+        lang = language_of(lang) or "en"
     rng = random.Random(seed)
     recorded: list[str | None] | None = None  # the record's bot level by seat, if it says
     if resume is not None:
@@ -113,6 +127,7 @@ def play(
         levels=bot_levels,
         typed_ahead=(lambda: typed_ahead(sys.stdin.fileno())) if interactive else None,
         record_to=record,
+        lang=lang,
     )
     if record is not None:
         try:

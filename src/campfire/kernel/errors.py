@@ -7,6 +7,20 @@ class CampfireError(Exception):
     """Base of every error Campfire raises on purpose."""
 
 
+class Refusal(str):
+    """A refusal's English text that keeps its message template and arguments, so that each
+    reader can be told it in their own language (`campfire.i18n` translates `template`)."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, **values: object) -> Refusal:
+        said = super().__new__(cls, template.format(**values))
+        said.template = template
+        said.values = values
+        return said
+
+
 class IllegalAction(CampfireError):
     """The rules refuse this move; the state is left exactly as it was."""
 

@@ -12,6 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar, cast
 
+from campfire.i18n import N_
 from campfire.kernel.chance import (
     ChanceMode,
     ChanceOutcome,
@@ -21,7 +22,7 @@ from campfire.kernel.chance import (
     Shuffle,
     Shuffled,
 )
-from campfire.kernel.errors import IllegalAction
+from campfire.kernel.errors import IllegalAction, Refusal
 from campfire.kernel.options import Options
 
 if TYPE_CHECKING:
@@ -136,12 +137,14 @@ class State(ABC, Generic[ActionT, ViewT]):
         who = self.to_move
         if who is None:
             if self.is_terminal:
-                raise IllegalAction("the game is over")
+                raise IllegalAction(Refusal(N_("the game is over")))
             raise IllegalAction(
                 f"{self.chance_due() or 'a chance outcome'} is due before anyone acts"
             )
         if seat is not None and seat != who:
-            raise IllegalAction(f"it is seat {who}'s turn, not seat {seat}'s")
+            raise IllegalAction(
+                Refusal(N_("it is seat {who}'s turn, not seat {seat}'s"), who=who, seat=seat)
+            )
         problem = self._refusal(move)
         if problem is not None:
             raise IllegalAction(problem)
@@ -242,9 +245,9 @@ class Game(ABC, Generic[StateT]):
         """The game's own keys of `campfire replay --json` (see the record format)."""
 
     @abstractmethod
-    def describe(self, event: Event, seat: int | None) -> str:
-        """One line of narration of `event` as `seat` (None: a spectator) would hear it;
-        empty when the event is better shown by the table than told."""
+    def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
+        """One line of narration of `event` as `seat` (None: a spectator) would hear it, in
+        `lang`; empty when the event is better shown by the table than told."""
 
     @abstractmethod
     def sample_state(
@@ -262,6 +265,10 @@ class Game(ABC, Generic[StateT]):
     @abstractmethod
     def text(self) -> TextInterface:
         """How the game is drawn and commanded in a terminal."""
+
+    def text_in(self, lang: str) -> TextInterface:
+        """`text` in the language `lang` (a game that speaks only English returns `text`)."""
+        return self.text
 
     def encoding(self, players: int, options: Mapping[str, Any] | None = None) -> Encoding:
         """The game's action numbers and observation vector for a player count and options

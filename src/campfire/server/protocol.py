@@ -125,6 +125,10 @@ class Error(TypedDict):
     status: int
     reason: str
     fatal: NotRequired[bool]
+    #: a refusal of the rules: its meaning (the English template) and its values, beside the
+    #: `reason` told in the connection's language
+    key: NotRequired[str]
+    args: NotRequired[dict[str, Any]]
 
 
 ServerMessage = Update | TableChanged | SeatLost | ChatLine | ChatHistory | Ok | Pong | Error
@@ -138,9 +142,19 @@ def error(status: int, reason: str, *, fatal: bool | None = None) -> Error:
     return message
 
 
-def answered_error(ref: int | str | None, status: int, reason: str) -> Error:
+def answered_error(
+    ref: int | str | None,
+    status: int,
+    reason: str,
+    key: str | None = None,
+    args: dict[str, Any] | None = None,
+) -> Error:
     """The refusal of one message the socket sent (`ref` is that message's id)."""
-    return Error(type="error", id=ref, status=status, reason=reason)
+    message = Error(type="error", id=ref, status=status, reason=reason)
+    if key is not None:
+        message["key"] = key
+        message["args"] = args or {}
+    return message
 
 
 # --- process -> process (the bus) -----------------------------------------------------------

@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.rule import Rule
 from rich.text import Text
 
+from campfire.i18n import Translator, refusal_text, translator
 from campfire.kernel.bots import Bot
 from campfire.kernel.errors import IllegalAction
 from campfire.kernel.events import Event
@@ -30,7 +31,7 @@ from campfire.kernel.state import State
 from campfire.kernel.text import UnknownCommand
 from campfire.terminal import messages as say
 from campfire.terminal.layout import layout
-from campfire.terminal.messages import GENERAL_HELP
+from campfire.terminal.messages import GENERAL_HELP, GENERAL_HELP_ROWS, help_text
 
 __all__ = ["END_COMMANDS", "GENERAL_HELP", "Command", "EndCommand", "Session", "to_you"]
 
@@ -39,8 +40,9 @@ ERASE_SCROLLBACK = "\x1b[3J"
 
 #: extra commands a caller may add: name -> (help line, handler(session, seat, args) -> None)
 Command = tuple[str, Callable[["Session", int, list[str]], None]]
-#: a command after the game: (help line, handler(session, args) -> exit status or None to stay)
-EndCommand = tuple[str, Callable[["Session", list[str]], int | None]]
+#: a command after the game: (help line, or (syntax, what) to translate, handler(session, args)
+#: -> exit status or None to stay)
+EndCommand = tuple[str | tuple[str, str], Callable[["Session", list[str]], int | None]]
 
 
 class Session:
@@ -60,9 +62,14 @@ class Session:
         typed_ahead: Callable[[], list[str]] | None = None,
         record_to: str | None = None,
         end_commands: Mapping[str, EndCommand] | None = None,
+        lang: str = "en",
     ) -> None:
         self.state = state
         self.game = state.game
+        self.lang = lang
+        self.tr: Translator = translator(lang)
+        # the game's table and commands in the reader's language
+        self.text = self.game.text_in(lang)
         self.humans = humans
         self.bots = bots
         self.rng = rng
@@ -95,7 +102,7 @@ class Session:
         seat = self.audience
         for event in events:
             if event.visible_to(seat):
-                line = self.game.describe(event, seat)
+                line = self.game.describe(event, seat, self.lang)
                 if line:
                     # wrapped between words, indented under the first line
                     text = Text(line)
@@ -104,7 +111,7 @@ class Session:
                         self.console.print(Text("  ") + part, highlight=False)
 
     def show_table(self, seat: int) -> None:
-        self.console.print(self.game.text.render(self.state.view(seat)))
+        self.console.print(self.text.render(self.state.view(seat)))
 
     # --- the game loop ---------------------------------------------------------------------
     def run(self) -> int:
@@ -119,10 +126,10 @@ class Session:
                 return self.after_the_game()
             except EOFError:  # Ctrl-D where a key was awaited
                 self.console.line()
-                return self.leave(say.LEFT, 0)
+                return self.leave(self.say(say.LEFT), 0)
         except KeyboardInterrupt:
             self.console.line()
-            return self.leave(say.INTERRUPTED, 130, checkpoint=True)
+            return self.leave(self.say(say.INTERRUPTED), 130, checkpoint=True)
         finally:
             last = self._checkpoint  # --record's file holds the last whole move, whatever came
             if self.record_to is not None and last is not None and last[1] != self._saved_at:
@@ -131,12 +138,12 @@ class Session:
     def play(self) -> int | None:
         """The game, move by move; an exit status if the person leaves before the end."""
         names = ", ".join(
-            say.SEAT_ROLE.format(seat=s, role=self.role(s)) for s in range(self.state.players)
+            self.say(say.SEAT_ROLE, seat=s, role=self.role(s)) for s in range(self.state.players)
         )
         self.console.print(Rule())
-        header = Text(say.HEADER.format(title=self.game.title, seats=names), style="bold")
+        header = Text(self.say(say.HEADER, title=self.game.title, seats=names), style="bold")
         self.console.print(header, highlight=False)
-        self.console.print(say.TYPE_HELP, highlight=False)
+        self.console.print(self.say(say.TYPE_HELP), highlight=False)
         state = self.state
         while not state.is_terminal:
             seat = state.to_move
@@ -171,7 +178,7 @@ class Session:
             save_whole(record, self.record_to)
         except OSError as error:
             if not self._record_failed:  # said once, not after every move
-                self.error(say.CANNOT_RECORD.format(path=self.record_to, reason=error.strerror))
+                self.error(self.say(say.CANNOT_RECORD, path=self.record_to, reason=error.strerror))
             self._record_failed = True
             return
         self._record_failed = False
@@ -198,7 +205,7 @@ class Session:
         self.console.print(message, highlight=False)
         if self._saved_to is not None and at == self._saved_at:
             self.console.print(
-                say.KEPT.format(path=self._saved_to, game=self.game.name),
+                self.say(say.KEPT, path=self._saved_to, game=self.game.name),
                 highlight=False,
                 markup=False,
             )
@@ -208,18 +215,19 @@ class Session:
         """'quit' with moves not saved asks first (a save there, then leave, is fine too)."""
         if not self.unsaved():
             return True
-        self.console.print(say.NOT_SAVED, highlight=False, markup=False)
-        line = self.read_line(say.CONFIRM_QUIT)
+        self.console.print(self.say(say.NOT_SAVED), highlight=False, markup=False)
+        line = self.read_line(self.say(say.CONFIRM_QUIT))
         if line is None:
             if self.interactive:
                 raise EOFError  # Ctrl-D: leave, the game kept
             return True  # a script that says quit and ends means it
         words = line.split()
-        if words and words[0].lower() == "save":
+        verb = say.english_verb(self.tr, words[0], say.COMMANDS) if words else ""
+        if verb == "save":
             return self.save(words[1:])
-        if words and words[0].lower() in say.YES:
+        if verb in say.YES or (verb == "quit"):
             return True
-        self.console.print(say.PLAY_ON, highlight=False)
+        self.console.print(self.say(say.PLAY_ON), highlight=False)
         return False
 
     # --- after the game --------------------------------------------------------------------
@@ -231,16 +239,16 @@ class Session:
         if not self.interactive:
             return 0
         self.ignore_typed_ahead()
-        self.console.print(say.AFTER_THE_GAME, highlight=False, markup=False)
+        self.console.print(self.say(say.AFTER_THE_GAME), highlight=False, markup=False)
         while True:
-            line = self.read_line(say.END_PROMPT)
+            line = self.read_line(self.say(say.END_PROMPT))
             if line is None:
                 self.console.line()
-                return self.leave(say.LEFT, 0)
+                return self.leave(self.say(say.LEFT), 0)
             words = line.split()
             if not words:
                 continue
-            verb = words[0].lower()
+            verb = say.english_verb(self.tr, words[0], list(self.end_commands))
             if verb in self.end_commands:
                 status = self.end_commands[verb][1](self, words[1:])
                 if status is not None:
@@ -248,16 +256,23 @@ class Session:
                 continue
             near = difflib.get_close_matches(verb, list(self.end_commands), n=2)
             if near:
-                suggestions = say.OR.join(f"'{word}'" for word in near)
-                self.error(say.DID_YOU_MEAN.format(verb=verb, suggestions=suggestions))
+                suggestions = self.say(say.OR).join(f"'{word}'" for word in near)
+                self.error(self.say(say.DID_YOU_MEAN, verb=verb, suggestions=suggestions))
             else:
-                self.error(say.UNKNOWN_AFTER.format(verb=verb))
+                self.error(self.say(say.UNKNOWN_AFTER, verb=verb))
+
+    def say(self, message: str, /, **args: Any) -> str:
+        """`message` (from `campfire.terminal.messages`) in the reader's language."""
+        return self.tr.gettext(message, **args)
+
+    def general_help(self) -> str:
+        return help_text(self.tr, GENERAL_HELP_ROWS)
 
     def role(self, seat: int) -> str:
         if seat not in self.humans:
             level = self.levels.get(seat)
-            return say.ROLE_BOT_LEVEL.format(level=level) if level else say.ROLE_BOT
-        return say.ROLE_YOU if len(self.humans) == 1 else say.ROLE_PERSON
+            return self.say(say.ROLE_BOT_LEVEL, level=level) if level else self.say(say.ROLE_BOT)
+        return self.say(say.ROLE_YOU) if len(self.humans) == 1 else self.say(say.ROLE_PERSON)
 
     def hand_over(self, seat: int) -> None:
         """Several people at one keyboard: wipe the screen and its scroll-back (which showed
@@ -266,13 +281,13 @@ class Session:
             return
         if self.interactive:
             self.wipe()
-            typed = self.console.input(say.PASS_KEYBOARD.format(seat=seat))
+            typed = self.console.input(self.say(say.PASS_KEYBOARD, seat=seat))
             self.wipe()
             if typed.strip():  # typed before this seat's table was shown: not played
                 self.console.print(
-                    say.TYPED_AHEAD.format(typed=escape(f"'{typed.strip()}'")), highlight=False
+                    self.say(say.TYPED_AHEAD, typed=escape(f"'{typed.strip()}'")), highlight=False
                 )
-        self.console.print(Rule(say.SEAT_RULE.format(seat=seat)))
+        self.console.print(Rule(self.say(say.SEAT_RULE, seat=seat)))
         self._shown_to = seat
 
     def wipe(self) -> None:
@@ -291,29 +306,29 @@ class Session:
         self.ignore_typed_ahead()
         state = self.state
         while True:
-            line = self.read_line(say.PROMPT.format(seat=seat))
+            line = self.read_line(self.say(say.PROMPT, seat=seat))
             if line is None:
                 if self.interactive:  # Ctrl-D: leave, the game kept
                     raise EOFError
                 message = say.INPUT_ENDED if self.record_to is None else say.INPUT_ENDED_KEPT
-                self.console.print(message.format(path=self.record_to), highlight=False)
+                self.console.print(self.say(message, path=self.record_to), highlight=False)
                 return 1
             words = line.split()
             if not words:
                 continue
-            verb = words[0].lower()
+            verb = say.english_verb(self.tr, words[0], say.COMMANDS)
             if verb in ("help", "?"):
                 view = state.view(seat)
                 extra = "\n".join(help_line for help_line, _ in self.commands.values())
-                text = "\n".join(filter(None, [self.game.text.help(view), extra, GENERAL_HELP]))
+                text = "\n".join(filter(None, [self.text.help(view), extra, self.general_help()]))
                 self.console.print(layout(text), highlight=False)
                 continue
             if verb == "rules":
-                self.console.print(layout(self.game.text.rules(state.view(seat))), highlight=False)
+                self.console.print(layout(self.text.rules(state.view(seat))), highlight=False)
                 continue
             if verb == "quit":
                 if self.confirm_quit():
-                    return self.leave(say.LEFT, 0, keep=False)
+                    return self.leave(self.say(say.LEFT), 0, keep=False)
                 continue
             if verb == "table":
                 self.show_table(seat)
@@ -325,13 +340,21 @@ class Session:
                 self.commands[verb][1](self, seat, words[1:])
                 continue
             try:
-                action = self.game.text.parse(line, state.view(seat))
+                action = self.text.parse(line, state.view(seat))
                 events = state.apply(action, seat=seat)
             except UnknownCommand as error:
-                self.error(self.unknown(error.verb, seat) or str(error))
+                self.error(
+                    self.unknown(error.verb, seat)
+                    or self.tr.gettext(
+                        "unknown command '{verb}' (help lists them)", verb=error.verb
+                    )
+                )
                 continue
             except (ValueError, IllegalAction) as error:
-                self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
+                if self.lang != "en":
+                    self.error(refusal_in(error, self.tr))
+                else:
+                    self.error(to_you(str(error), seat) if len(self.humans) == 1 else str(error))
                 continue
             self.moved()
             self.tell(events)
@@ -341,8 +364,8 @@ class Session:
         """Lines typed before this position was shown are not played: say so, show them."""
         lines = self.typed_ahead()
         if lines:
-            typed = say.AND.join(f"'{line}'" for line in lines)
-            self.console.print(say.TYPED_AHEAD.format(typed=escape(typed)), highlight=False)
+            typed = self.say(say.AND).join(f"'{line}'" for line in lines)
+            self.console.print(self.say(say.TYPED_AHEAD, typed=escape(typed)), highlight=False)
 
     def error(self, message: str) -> None:
         """A refusal: a red cross and the reason, the text printed as it is."""
@@ -350,7 +373,7 @@ class Session:
 
     def verbs(self, seat: int) -> list[str]:
         """Every command name this table knows: the game's (from its help), the extras, ours."""
-        lines = [self.game.text.help(self.state.view(seat)), GENERAL_HELP]
+        lines = [self.text.help(self.state.view(seat)), self.general_help()]
         words = [line.split()[0] for text in lines for line in text.splitlines() if line.strip()]
         return [*dict.fromkeys([*words, *self.commands])]
 
@@ -359,8 +382,8 @@ class Session:
         near = difflib.get_close_matches(verb, self.verbs(seat), n=2)
         if not near:
             return None
-        return say.DID_YOU_MEAN.format(
-            verb=verb, suggestions=say.OR.join(f"'{word}'" for word in near)
+        return self.say(
+            say.DID_YOU_MEAN, verb=verb, suggestions=self.say(say.OR).join(f"'{w}'" for w in near)
         )
 
     def seats(self) -> list[SeatEntry] | None:
@@ -376,27 +399,31 @@ class Session:
     def save(self, args: list[str]) -> bool:
         """'save FILE': True once saved."""
         if len(args) != 1:
-            self.error(say.SAVE_USAGE)
+            self.error(self.say(say.SAVE_USAGE))
             return False
         record = self.record()
         try:
             record.save(args[0])
         except OSError as error:
-            self.error(say.CANNOT_SAVE.format(path=args[0], reason=error.strerror))
+            self.error(self.say(say.CANNOT_SAVE, path=args[0], reason=error.strerror))
             return False
         self._saved_at, self._saved_to = len(self.state.history), args[0]
-        self.console.print(say.SAVED.format(path=args[0]), highlight=False, markup=False)
+        self.console.print(self.say(say.SAVED, path=args[0]), highlight=False, markup=False)
         return True
 
     def finish(self) -> None:
         state = self.state
         seat = self.audience
-        self.console.print(Rule(say.GAME_OVER))
-        self.console.print(self.game.text.render(state.view(seat)))
+        self.console.print(Rule(self.say(say.GAME_OVER)))
+        self.console.print(self.text.render(state.view(seat)))
         winners = state.winners()
-        said = say.AND.join(say.ROLE_YOU if s == seat else say.SEAT.format(seat=s) for s in winners)
-        line = say.WINNERS if len(winners) > 1 else say.WINNER
-        self.console.print(line.format(names=said), highlight=False)
+        said = self.tr.join(
+            self.say(say.ROLE_YOU) if s == seat else self.say(say.SEAT, seat=s) for s in winners
+        )
+        line = self.tr.ngettext(
+            "[bold]Winner: {names}[/]", "[bold]Winners: {names}[/]", len(winners), names=said
+        )
+        self.console.print(line, highlight=False)
 
 
 #: third-person verbs of the engine's messages and the form that goes with "you"
@@ -440,10 +467,10 @@ def _end_review(session: Session, args: list[str]) -> int | None:
 
     players = session.state.players
     if len(args) > 1 or (args and not (args[0].isdigit() and int(args[0]) < players)):
-        session.error(say.REVIEW_USAGE)
+        session.error(session.say(say.REVIEW_USAGE))
         return None
     seats = [int(args[0])] if args else None
-    session.console.print(say.REVIEWING, highlight=False, markup=False)
+    session.console.print(session.say(say.REVIEWING), highlight=False, markup=False)
     try:
         review = review_record(session.record(), seats)
     except ValueError as error:  # a game without a judge, say
@@ -452,29 +479,34 @@ def _end_review(session: Session, args: list[str]) -> int | None:
     names = []
     for seat in range(players):
         if seat == session.audience:
-            names.append(say.REVIEW_YOU.format(seat=seat))
+            names.append(session.say(say.REVIEW_YOU, seat=seat))
         elif len(session.humans) > 1 or seat not in session.humans:
-            names.append(say.REVIEW_SEAT_ROLE.format(seat=seat, role=session.role(seat)))
+            names.append(session.say(say.REVIEW_SEAT_ROLE, seat=seat, role=session.role(seat)))
         else:
-            names.append(say.REVIEW_SEAT.format(seat=seat))
+            names.append(session.say(say.REVIEW_SEAT, seat=seat))
     for line in lines(review, names):
         session.console.print(line, highlight=False, markup=False)
     return None
 
 
 def _end_table(session: Session, args: list[str]) -> int | None:
-    session.console.print(session.game.text.render(session.state.view(session.audience)))
+    session.console.print(session.text.render(session.state.view(session.audience)))
     return None
 
 
 def _end_help(session: Session, args: list[str]) -> int | None:
-    text = "\n".join(help_line for help_line, _ in session.end_commands.values())
+    text = "\n".join(
+        say.help_line(session.tr, *line) if isinstance(line, tuple) else line
+        for line, _ in session.end_commands.values()
+    )
     session.console.print(layout(text), highlight=False)
     return None
 
 
 def _end_quit(session: Session, args: list[str]) -> int | None:
-    return session.leave(say.GOODBYE, 0, keep=False) if session.confirm_quit() else None
+    return (
+        session.leave(session.say(say.GOODBYE), 0, keep=False) if session.confirm_quit() else None
+    )
 
 
 #: after the game: name -> (help line, handler(session, words after it) -> exit status, or
@@ -486,6 +518,12 @@ END_COMMANDS: dict[str, EndCommand] = {
     "help": (say.END_HELP_HELP, _end_help),
     "quit": (say.END_HELP_QUIT, _end_quit),
 }
+
+
+def refusal_in(error: Exception, tr: Translator) -> str:
+    """A refusal in the reader's language: the rules' own (a `Refusal`: its template and
+    values, names of things through the catalogue) or one already said by the text layer."""
+    return refusal_text(error.args[0] if error.args else str(error), tr)
 
 
 def to_you(message: str, seat: int) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-from campfire.games.powwow import actions
+from campfire.games.powwow import actions, narration
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
@@ -19,14 +19,7 @@ from campfire.kernel.errors import OptionError
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
 from campfire.kernel.state import Game
-from campfire.kernel.text import Narrator, TextInterface
-
-_SHUFFLE_TEXT = {
-    "start": "The 36 feathers are shuffled into the stack.",
-    "zero": "The zero feather was in play: all 36 feathers are shuffled into a new stack.",
-    "short": "Too few feathers for the deal: the stack and the used pile are shuffled together.",
-    "empty": "The stack is empty: the used pile is shuffled into a new stack.",
-}
+from campfire.kernel.text import TextInterface
 
 
 class Powwow(Game[PowwowState]):
@@ -89,70 +82,8 @@ class Powwow(Game[PowwowState]):
             "rounds": [r.to_json() for r in state.rounds],
         }
 
-    def describe(self, event: Event, seat: int | None) -> str:
-        d = event.data
-        say = Narrator(seat)
-        kind = event.kind
-        if kind == "shuffle":
-            return _SHUFFLE_TEXT[d["reason"]]
-        if kind == "round":
-            return f"Round {d['round']} begins. " + say(d["first_player"], "open", "the guessing.")
-        if kind == "deal":
-            return ""  # the table shows the new feathers; no line per feather
-        if kind == "feather":
-            if not d["extra"]:
-                return ""
-            owner = say.name(d["seat"], possessive=True)
-            return f"{owner[0].upper()}{owner[1:]} extra feather is {_feather(d['feather'])}."
-        if kind == "guess":
-            text = say(d["seat"], "guess", str(d["value"]))
-            if d["extra_feather_to"] is not None:
-                text += f", throwing the tomahawk: {say.name(d['extra_feather_to'])} must take"
-                text += " an extra feather"
-            return text + "."
-        if kind == "extra_feather":
-            return (
-                say(d["seat"], "take", "an extra feather without looking.")
-                if d["seat"] == seat
-                else ""
-            )
-        if kind == "agree":
-            owns = "own" if d["seat"] == seat else "owns"
-            return say(d["seat"], "agree", f"with {d['guess']} (tomahawk) and now {owns} it.")
-        if kind == "reverse":
-            way = "clockwise" if d["direction"] == 1 else "counter-clockwise"
-            return say(d["seat"], "reverse", f"the direction (tomahawk): play goes {way}.")
-        if kind == "dispute":
-            owner = say.name(d["owner"], possessive=True)
-            return say(d["seat"], "dispute", f"{owner} guess of {d['guess']}!")
-        if kind == "reveal":
-            shown = "; ".join(
-                f"{say.name(s)}: {' '.join(_feather(f) for f in worn)}"
-                for s, worn in enumerate(d["worn"])
-                if worn
-            )
-            return f"The feathers are revealed: {shown}."
-        if kind == "turn_over":
-            return f"The ? feather turns over the top of the stack: {_feather(d['feather'])}."
-        if kind == "max0":
-            if d["removed"] is None:
-                return "max=0 is in play, but there is no green feather to remove."
-            return f"max=0 removes the highest green feather, a {d['removed']}."
-        if kind == "x2":
-            return f"x2 doubles the green feathers to {d['green_sum']}."
-        if kind == "total":
-            verdict = "reaches" if d["total"] >= d["guess"] else "falls short of"
-            return f"The total is {d['total']}, which {verdict} the guess {d['guess']}."
-        if kind == "buzzard":
-            return say(d["seat"], "take", f"a buzzard ({d['buzzards']} in all).")
-        if kind == "out":
-            return say(d["seat"], "be", "out of the game.")
-        if kind == "game_over":
-            names = " and ".join(say.name(s) for s in d["winners"])
-            if len(d["winners"]) > 1:
-                return f"Game over. Winners: {names}."
-            return f"Game over. Winner: {names}."
-        return f"{kind}: {dict(d)}"
+    def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
+        return narration.describe(event, seat, lang)
 
     def sample_state(
         self,
@@ -250,10 +181,10 @@ class Powwow(Game[PowwowState]):
 
         return PowwowText(self)
 
+    def text_in(self, lang: str) -> TextInterface:
+        from campfire.games.powwow.text import PowwowText
 
-def _feather(code: str) -> str:
-    names = {"x2": "x2", "max0": "max=0", "zero": "zero", "?": "?"}
-    return names.get(code, code)
+        return PowwowText(self, lang) if lang != "en" else self.text
 
 
 GAME = Powwow()

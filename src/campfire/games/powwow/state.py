@@ -21,8 +21,10 @@ from campfire.games.powwow.actions import (
 from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN, count
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView, RoundResult
+from campfire.i18n import N_
 from campfire.kernel.chance import ChanceMode, ChanceOutcome, ChanceSpec, Draw, Shuffle, Shuffled
 from campfire.kernel.chance import Stack as FeatherStack
+from campfire.kernel.errors import Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.state import State
 
@@ -184,20 +186,35 @@ class PowwowState(State[Action, PowwowView]):
         if kind is Guess:
             value = action.value
             if not isinstance(value, int) or isinstance(value, bool):
-                return f"a guess is a whole number, not {value!r}"
+                return Refusal(N_("a guess is a whole number, not {value}"), value=repr(value))
             low, high = self.options.guess_min, self.options.guess_max
             if not low <= value <= high:
                 # the range that is legal now: above the standing guess, when there is one
                 lowest = low if self.guess is None else max(low, self.guess + 1)
                 if lowest > high:
-                    return f"no guess is higher than the standing guess {self.guess}: dispute it"
-                return f"a guess must be between {lowest} and {high}, not {value}"
+                    return Refusal(
+                        N_("no guess is higher than the standing guess {guess}: dispute it"),
+                        guess=self.guess,
+                    )
+                return Refusal(
+                    N_("a guess must be between {lowest} and {highest}, not {value}"),
+                    lowest=lowest,
+                    highest=high,
+                    value=value,
+                )
             if self.guess is not None and value <= self.guess:
-                return f"a guess must be higher than the standing guess {self.guess}, not {value}"
+                return Refusal(
+                    N_("a guess must be higher than the standing guess {guess}, not {value}"),
+                    guess=self.guess,
+                    value=value,
+                )
             if self._guesses_left() == 0:
-                return (
-                    f"this round already holds {self.options.max_guesses} guesses, the most "
-                    "this game allows: dispute"
+                return Refusal(
+                    N_(
+                        "this round already holds {count} guesses, the most this game allows: "
+                        "dispute"
+                    ),
+                    count=self.options.max_guesses,
                 )
             target = action.extra_feather_to
             if target is None:
@@ -206,22 +223,26 @@ class PowwowState(State[Action, PowwowView]):
             if problem:
                 return problem
             if not isinstance(target, int) or not 0 <= target < self.players:
-                return f"there is no seat {target!r} to take an extra feather"
+                return Refusal(
+                    N_("there is no seat {target} to take an extra feather"), target=repr(target)
+                )
             if target == self.turn:
-                return "the extra feather must go to another player"
+                return Refusal(N_("the extra feather must go to another player"))
             if not self.active[target]:
-                return f"seat {target} is out and wears no feather"
+                return Refusal(N_("seat {target} is out and wears no feather"), target=target)
             if len(self.worn[target]) != 1:
-                return f"seat {target} already wears two feathers (two at most)"
+                return Refusal(
+                    N_("seat {target} already wears two feathers (two at most)"), target=target
+                )
             return None
         if kind is Dispute:
-            return "there is no guess to dispute yet" if self.guess is None else None
+            return Refusal(N_("there is no guess to dispute yet")) if self.guess is None else None
         if kind is Agree:
             problem = self._tomahawk_refusal("agree")
             if problem:
                 return problem
             if self.guess is None:
-                return "there is no guess to agree with yet"
+                return Refusal(N_("there is no guess to agree with yet"))
             if self.agreed:
                 return (
                     f"seat {self.owner} took the standing guess by agreeing: "

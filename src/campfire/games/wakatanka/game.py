@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from campfire.games.wakatanka import actions
+from campfire.games.wakatanka import actions, narration
 from campfire.games.wakatanka.cards import CARD_INDEX, CARDS, TILE_INDEX, TILES, deck
 from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.state import PLAY, WakatankaState
@@ -20,7 +20,7 @@ from campfire.kernel.errors import OptionError
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
 from campfire.kernel.state import Game
-from campfire.kernel.text import Narrator, TextInterface
+from campfire.kernel.text import TextInterface
 
 
 class Wakatanka(Game[WakatankaState]):
@@ -76,58 +76,8 @@ class Wakatanka(Game[WakatankaState]):
             "marker": None if state.marker is None else TILES[state.marker],
         }
 
-    def describe(self, event: Event, seat: int | None) -> str:
-        d = event.data
-        say = Narrator(seat)
-        kind = event.kind
-        if kind == "shuffle":
-            return f"The {d['count']} cards are shuffled."
-        if kind == "marker":
-            return f"The shaman marker starts on {d['tile']}."
-        if kind == "deal":
-            sizes = ", ".join(f"{say.name(s)} {n}" for s, n in enumerate(d["hand_sizes"]))
-            return f"The cards are dealt: {sizes}."
-        if kind == "hand":
-            whose = say.name(d["seat"], possessive=True).capitalize()
-            return f"{whose} hand: {', '.join(d['cards'])}."
-        if kind == "play":
-            places = "place" if d["seat"] == seat else "places"
-            text = say(d["seat"], "move", f"the marker to {d['tile']} and {places}")
-            text += f" a card face down, saying it is {_a(d['tile'])}"
-            return text + f" ({d['hand_size']} left in hand)."
-        if kind == "placed":
-            return say(d["seat"], "place", f"{_a(d['card'])} on {d['tile']}.")
-        if kind == "last_card":
-            # only the next player may answer it: nobody else is told to call or accept
-            whose = say.name(d["seat"], possessive=True)
-            return f"That was {whose} last card: the next player calls the bluff or accepts."
-        if kind == "call":
-            cards = ", ".join(d["cards"])
-            text = say(d["seat"], "call", f"the bluff: {d['tile']} shows {cards} (top last). ")
-            if d["bluff"]:
-                text += f"It was a bluff: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
-            else:
-                text += f"The card was true: {say.name(d['taker'])} take{_s(d['taker'], seat)}"
-            count = len(d["cards"])
-            return text + (" the card." if count == 1 else f" the {count} cards.")
-        if kind == "spell":
-            cards = ", ".join(d["cards"])
-            text = say(d["seat"], "cast", f"a spell on {d['tile']}: it shows {cards}. ")
-            if d["success"]:
-                return text + "The spell works: the cards leave the game."
-            return (
-                text
-                + f"The spell fails: {say.name(d['taker'])} take{_s(d['taker'], seat)} the cards."
-            )
-        if kind == "token":
-            return say(d["seat"], "gain", f"an apprentice token ({d['tokens']} in all).")
-        if kind == "accept":
-            return say(d["seat"], "accept", f"{say.name(d['player'], possessive=True)} last card.")
-        if kind == "game_over":
-            names = " and ".join(say.name(s) for s in d["winners"])
-            how = "with four tokens" if d["reason"] == "tokens" else "with an empty hand"
-            return f"Game over. Winner: {names}, {how}."
-        return f"{kind}: {dict(d)}"
+    def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
+        return narration.describe(event, seat, lang)
 
     def sample_state(
         self,
@@ -245,13 +195,10 @@ class Wakatanka(Game[WakatankaState]):
 
         return WakatankaText(self)
 
+    def text_in(self, lang: str) -> TextInterface:
+        from campfire.games.wakatanka.text import WakatankaText
 
-def _a(name: str) -> str:
-    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
-
-
-def _s(subject: int, seat: int | None) -> str:
-    return "" if subject == seat else "s"
+        return WakatankaText(self, lang) if lang != "en" else self.text
 
 
 GAME = Wakatanka()

@@ -28,6 +28,7 @@ from campfire.games.wakatanka.cards import (
 )
 from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.view import Reveal, Slot, Turn, WakatankaView
+from campfire.i18n import N_
 from campfire.kernel.chance import (
     ChanceMode,
     ChanceOutcome,
@@ -38,6 +39,7 @@ from campfire.kernel.chance import (
     Shuffled,
     Stack,
 )
+from campfire.kernel.errors import Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.state import State
 
@@ -132,7 +134,7 @@ class WakatankaState(State[Action, WakatankaView]):
         assert seat is not None and self.marker is not None
         if self.last_card and kind is not Call and kind is not Accept:
             who = self.last_play[0] if self.last_play else "?"
-            return f"seat {who} played their last card: call or accept"
+            return Refusal(N_("seat {seat} played their last card: call or accept"), seat=who)
         if kind is Play:
             tile = TILE_INDEX.get(action.tile)
             if tile is None:
@@ -142,27 +144,32 @@ class WakatankaState(State[Action, WakatankaView]):
                 return f"{action.card!r} is not a card (cards: {', '.join(CARDS)})"
             if tile not in neighbours(self.marker, self.animals):
                 left, right = (TILES[t] for t in neighbours(self.marker, self.animals))
-                return (
-                    f"the marker is on {TILES[self.marker]}: it moves to {left} or {right}, "
-                    f"not {action.tile}"
+                return Refusal(
+                    N_("the marker is on {tile}: it moves to {left} or {right}, not {asked}"),
+                    tile=TILES[self.marker],
+                    left=left,
+                    right=right,
+                    asked=action.tile,
                 )
             if not self.hands[seat][card]:
-                return f"seat {seat} has no {action.card} in hand"
+                return Refusal(N_("seat {seat} has no {card} in hand"), seat=seat, card=action.card)
             return None
         if kind is Call:
             if self.last_play is None:
-                return "a call must come right after a play"
+                return Refusal(N_("a call must come right after a play"))
             return None
         if kind is Spell:
             tile = TILE_INDEX.get(action.tile)
             if tile is None:
                 return f"{action.tile!r} is not a tile (tiles: {', '.join(TILES)})"
             if not self.stacks[tile]:
-                return f"there are no cards on {action.tile} to cast a spell on"
+                return Refusal(
+                    N_("there are no cards on {tile} to cast a spell on"), tile=action.tile
+                )
             return None
         if kind is Accept:
             if not self.last_card:
-                return "accept only when the previous player played their last card"
+                return Refusal(N_("accept only when the previous player played their last card"))
             return None
         return f"{action!r} is not a Waka Tanka action"
 

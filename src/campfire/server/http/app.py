@@ -33,6 +33,7 @@ from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
 from campfire.server.http.accounts import Accounts, add_account_routes
 from campfire.server.http.headers import BodyLimit, DefaultHeaders
+from campfire.server.http.language import page_language
 from campfire.server.http.ops import Operations, add_ops_routes
 from campfire.server.http.pages import add_page_routes, refusal
 from campfire.server.http.profiles import add_profile_routes
@@ -395,12 +396,13 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/state")
     async def get_state(
-        table_id: str, authorization: Annotated[str | None, Header()] = None
+        table_id: str, request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> dict[str, Any]:
         table = await table_named(table_id)
         await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
-        return cast(dict[str, Any], table.update_for(seat, table.events, full=True))
+        update = table.update_for(seat, table.events, full=True, lang=page_language(request))
+        return cast(dict[str, Any], update)
 
     @app.post("/api/tables/{table_id}/actions")
     async def post_action(
@@ -414,7 +416,10 @@ def create_app(
         before = len(table.events)
         with metrics.timed(metrics.MOVE_SECONDS):
             await hub.act(table, seat, body.action, body.at)
-        return cast(dict[str, Any], table.update_for(seat, table.events[before:], full=False))
+        update = table.update_for(
+            seat, table.events[before:], full=False, lang=page_language(request)
+        )
+        return cast(dict[str, Any], update)
 
     @app.post("/api/tables/{table_id}/again")
     async def play_again(
@@ -547,8 +552,9 @@ def create_app(
         return await reviews.of(table)
 
     @app.get("/api/tables/{table_id}/replay")
-    async def replay_step(table_id: str, step: int = 0) -> dict[str, Any]:
+    async def replay_step(table_id: str, request: Request, step: int = 0) -> dict[str, Any]:
         table = await table_named(table_id)
+        lang = page_language(request)
         await hub.sync.current(table)
         if table.status != FINISHED:
             raise Refused(409, "a replay shows everything: it opens when the game ends")
@@ -564,13 +570,15 @@ def create_app(
             "steps": total,
             "entry": record.moves[step - 1] if step else None,
             "events": [
-                {"kind": e.kind, "text": table.describe(e, None)}
+                {"kind": e.kind, "text": table.describe(e, None, lang)}
                 for at, e in table.events
                 if at == step
             ],
             # everything told up to here, private events included: a replay hides nothing
             "story": [
-                text for at, e in table.events if at <= step and (text := table.describe(e, None))
+                text
+                for at, e in table.events
+                if at <= step and (text := table.describe(e, None, lang))
             ],
             "views": [state.view(s).to_json() for s in range(table.players)],
             "public": public.to_json(),

@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from campfire.i18n import LANGUAGES, language_of, refusal_text, translator
+from campfire.i18n.scripts import script_catalogue
 from campfire.kernel import get_game
+from campfire.server.http.language import page_language, render
 from campfire.server.refusals import Refused
 from campfire.server.tables.webgame import web_game
 
@@ -22,30 +25,42 @@ STATIC = Path(__file__).parent.parent / "static"
 
 def add_page_routes(app: FastAPI) -> None:
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def lobby_page(request: Request) -> HTMLResponse:
+        return render(STATIC / "index.html", request)
 
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "table.html")
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
+        return render(STATIC / "table.html", request)
 
     @app.api_route("/account", methods=["GET", "HEAD"], include_in_schema=False)
-    async def account_page() -> FileResponse:
-        return FileResponse(STATIC / "account.html")
+    async def account_page(request: Request) -> HTMLResponse:
+        return render(STATIC / "account.html", request)
 
     @app.get("/replay/{table_id}", include_in_schema=False)
-    async def replay_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "replay.html")
+    async def replay_page(table_id: str, request: Request) -> HTMLResponse:
+        return render(STATIC / "replay.html", request)
 
     @app.get("/rules/{game_name}", include_in_schema=False)
-    async def rules_page(game_name: str) -> HTMLResponse:
+    async def rules_page(game_name: str, request: Request) -> HTMLResponse:
+        """The rules in the request's language (`rules.<lang>.html`), else in English."""
         web, game = _web_named(game_name)
-        rules = web.file("rules.html")
+        lang = page_language(request)
+        rules = web.file(f"rules.{lang}.html") or web.file("rules.html")
         if rules is None:
             raise Refused(404, f"{game.title} has no rules page")
-        page = (STATIC / "rules.html").read_text()
-        page = page.replace("{{title}}", game.title).replace("{{rules}}", rules.read_text())
-        return HTMLResponse(page)
+        return render(STATIC / "rules.html", request, title=game.title, rules=rules.read_text())
+
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalogue(lang: str) -> Response:
+        """The page scripts' messages in `lang` (msgid -> translation; plurals as lists)."""
+        code = language_of(lang)
+        if code is None:
+            raise Refused(404, f"no language {lang[:20]!r} (languages: {', '.join(LANGUAGES)})")
+        return Response(
+            script_catalogue(code),
+            media_type="application/json",
+            headers={"Cache-Control": "no-cache"},
+        )
 
     @app.get("/games/{game_name}/{file_name}", include_in_schema=False)
     async def game_file(game_name: str, file_name: str, request: Request) -> Response:
@@ -125,6 +140,7 @@ def refusal(
     """A refusal as `{"error": reason}`, or as a page for a browser that opened the address:
     what happened, what to do, and when to try again if that is known (`Retry-After`)."""
     headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else {}
+    reason = refusal_text(reason, translator(page_language(request)))
     if not wants_page(request.headers.get("accept", "")):
         return JSONResponse({"error": reason}, status_code=status, headers=headers)
     heading, advice = REFUSAL_PAGES.get(status, ("This cannot be done", "Go back and try again."))

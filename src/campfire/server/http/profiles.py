@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import HTMLResponse
 
 from campfire.accounts.folding import name_key
 from campfire.kernel import get_game
+from campfire.server.http.language import render
 from campfire.server.refusals import Refused
 from campfire.server.store.results import (
     PAGE_DEFAULT,
@@ -56,13 +57,13 @@ def add_profile_routes(app: FastAPI, results: Results, store: Any) -> None:
         return {"tables": await store(results.seat_ratings, [t[:32] for t in ids])}
 
     @app.get("/p/{name}", include_in_schema=False)
-    async def profile_page(name: str) -> FileResponse:
-        return FileResponse(STATIC / "profile.html")
+    async def profile_page(name: str, request: Request) -> HTMLResponse:
+        return render(STATIC / "profile.html", request)
 
     @app.get("/leaderboard/{game}", include_in_schema=False)
-    async def leaderboard_page(game: str) -> FileResponse:
+    async def leaderboard_page(game: str, request: Request) -> HTMLResponse:
         _game_named(game)
-        return FileResponse(STATIC / "leaderboard.html")
+        return render(STATIC / "leaderboard.html", request)
 
 
 def _game_named(name: str) -> None:

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from campfire.i18n import negotiate, refusal_text, translator
 from campfire.server import metrics
 from campfire.server.http.requests import (
     MESSAGE_LIMIT,
@@ -52,7 +53,12 @@ def add_socket_routes(
             seat, name = await _hello(websocket, table)
             await hub.sync.current(table)
             address = websocket.client.host if websocket.client else ""
-            conn = await hub.connect(table, seat, name, address)
+            lang = negotiate(
+                websocket.query_params.get("lang"),
+                websocket.cookies.get("lang"),
+                websocket.headers.get("accept-language"),
+            )
+            conn = await hub.connect(table, seat, name, address, lang)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -111,7 +117,8 @@ def add_socket_routes(
                 await hub.act(table, conn.seat, body.action, body.at)
             conn.push(Ok(type="ok", id=ref))
         except Refused as refused:
-            conn.push(answered_error(ref, refused.status, refused.reason))
+            reason = refusal_text(refused.reason, translator(conn.lang))
+            conn.push(answered_error(ref, refused.status, reason, *refusal_key(refused.reason)))
 
     async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
         """The seat a hello's token holds (None: a spectator) and the name a spectator gave."""
@@ -187,3 +194,11 @@ def add_socket_routes(
         await _send(websocket, error(refused.status, refused.reason, fatal=fatal))
         with contextlib.suppress(Exception):
             await websocket.close(4000 + refused.status)
+
+
+def refusal_key(reason: object) -> tuple[str | None, dict[str, Any] | None]:
+    """A refusal of the rules carries its meaning too: `key` (the English template) and `args`."""
+    template = getattr(reason, "template", None)
+    if not isinstance(template, str):
+        return None, None
+    return template, dict(getattr(reason, "values", {}))

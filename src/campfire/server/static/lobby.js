@@ -1,10 +1,11 @@
 // The lobby: start a table (game, seats, bots, options), join an open one, watch or replay.
+import { _, ngettext, pgettext } from "/static/i18n.js";
 import { api, el, forgetSeat, logo, ratingText, refusalBox, saveName, saveSeat, savedName, savedSeats, seatRatings, toast } from "/static/common.js";
 
 const $ = (id) => document.getElementById(id);
 const BLURB = {
-  powwow: "Guess the total of the feathers on every head but your own.",
-  wakatanka: "Place cards face down on the animal tiles, and bluff.",
+  powwow: _("Guess the total of the feathers on every head but your own."),
+  wakatanka: _("Place cards face down on the animal tiles, and bluff."),
 };
 let games = [];
 const PAGE = 10;
@@ -28,7 +29,7 @@ async function start() {
     const id = `game-${g.name}`;
     choice.append(
       el("input", { type: "radio", name: "game", id, value: g.name, checked: i === 0, onchange: gameChanged }),
-      el("label", { for: id }, el("strong", {}, g.title), el("span", { class: "muted" }, BLURB[g.name] || `${g.min_players} to ${g.max_players} players`)),
+      el("label", { for: id }, el("strong", {}, g.title), el("span", { class: "muted" }, BLURB[g.name] || _("{min} to {max} players", { min: g.min_players, max: g.max_players }))),
     );
   });
   $("players").addEventListener("change", drawSeats);
@@ -52,7 +53,7 @@ function gameChanged() {
   const players = $("players");
   players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, i) => {
     const n = g.min_players + i;
-    return el("option", { value: n, selected: n === g.default_players }, `${n} players`);
+    return el("option", { value: n, selected: n === g.default_players }, ngettext("{n} player", "{n} players", n));
   }));
   drawSeats();
   drawOptions(g);
@@ -67,9 +68,9 @@ function drawSeats() {
   for (let s = 0; s < n; s++) {
     const id = `seat-${s}`;
     const options = s === 0
-      ? [el("option", { value: "you" }, "You")]
-      : [el("option", { value: "open" }, "A friend (invite link)"), ...levels.map((l) => el("option", { value: `bot:${l}`, selected: l === preferred }, `Bot: ${l}`))];
-    rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, `Seat ${s}`), el("select", { id, "data-seat": s, disabled: s === 0 }, options)));
+      ? [el("option", { value: "you" }, _("You"))]
+      : [el("option", { value: "open" }, _("A friend (invite link)")), ...levels.map((l) => el("option", { value: `bot:${l}`, selected: l === preferred }, _("Bot: {level}", { level: l })))];
+    rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, _("Seat {seat}", { seat: s })), el("select", { id, "data-seat": s, disabled: s === 0 }, options)));
   }
   $("seats").replaceChildren(...rows);
 }
@@ -86,7 +87,7 @@ function drawOptions(g) {
       return el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, "data-option": o.name, checked: !!o.default }), o.description);
     }
     return el("div", { class: "field" },
-      el("label", { for: id }, o.description + (o.nullable ? " (empty: never)" : "")),
+      el("label", { for: id }, o.description + (o.nullable ? _(" (empty: never)") : "")),
       el("input", { type: "number", id, "data-option": o.name, "data-nullable": o.nullable ? "1" : "", value: o.default ?? "", min: o.min ?? undefined, max: o.max ?? undefined, step: 1 }));
   }));
 }
@@ -99,7 +100,7 @@ async function create(event) {
   $("form-refusal").hidden = true;
   $("form-refusal").replaceChildren();
   if (!name) {
-    $("form-error").textContent = "Enter your name first.";
+    $("form-error").textContent = _("Enter your name first.");
     $("your-name").focus();
     return;
   }
@@ -138,10 +139,10 @@ async function create(event) {
 function refused(error) {
   const timed = error.retryAfter !== null && error.retryAfter !== undefined;
   const advice = timed
-    ? "One address may open only so many tables a minute, so that no script can fill the server. Your tables so far are kept (Your games)."
-    : "Tables waiting for friends count until their game starts: start a game at one of them, cancel one from its page (Cancel this table), or play with bots only, which never waits.";
+    ? _("One address may open only so many tables a minute, so that no script can fill the server. Your tables so far are kept (Your games).")
+    : _("Tables waiting for friends count until their game starts: start a game at one of them, cancel one from its page (Cancel this table), or play with bots only, which never waits.");
   const box = refusalBox({
-    heading: "You cannot start another table just now",
+    heading: _("You cannot start another table just now"),
     reason: error.message,
     advice,
     retryAfter: timed ? error.retryAfter : null,
@@ -167,11 +168,11 @@ async function refresh() {
   }
   $("newer").disabled = offset === 0;
   $("older").disabled = !lists.some((l) => l.length >= PAGE);
-  $("page-label").textContent = offset ? `tables ${offset + 1}–${offset + PAGE}` : "";
+  $("page-label").textContent = offset ? _("tables {first}–{last}", { first: offset + 1, last: offset + PAGE }) : "";
   ratings = await seatRatings(lists.flat().map((t) => t.id));
-  fill("open-tables", listing.waiting, (t) => [`Join`, `/t/${t.id}`], "No table is waiting for players.");
-  fill("live-tables", listing.playing, (t) => [`Watch`, `/t/${t.id}`], "Nobody is playing right now.");
-  fill("done-tables", listing.finished, (t) => [`Replay`, `/replay/${t.id}`], "No finished games yet.");
+  fill("open-tables", listing.waiting, (t) => [_("Join"), `/t/${t.id}`], _("No table is waiting for players."));
+  fill("live-tables", listing.playing, (t) => [_("Watch"), `/t/${t.id}`], _("Nobody is playing right now."));
+  fill("done-tables", listing.finished, (t) => [_("Replay"), `/replay/${t.id}`], _("No finished games yet."));
 }
 
 function fill(id, tables, link, empty) {
@@ -183,12 +184,12 @@ function fill(id, tables, link, empty) {
   list.replaceChildren(...tables.map((t) => {
     const [label, href] = link(t);
     const rated = (s) => (ratingText(ratings, t.id, s.seat) ? ` (${ratingText(ratings, t.id, s.seat)})` : "");
-    const seated = t.seats.map((s) => (s.kind === "bot" ? `${s.level} bot` : s.name ? `${s.name}${rated(s)}` : "free seat")).join(", ");
+    const seated = t.seats.map((s) => (s.kind === "bot" ? _("{level} bot", { level: s.level }) : s.name ? `${s.name}${rated(s)}` : _("free seat"))).join(", ");
     const free = t.seats.filter((s) => !s.taken).length;
     return el("li", {},
-      el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, `${t.players} players${free ? ` · ${free} free` : ""}`),
+      el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, ngettext("{n} player", "{n} players", t.players) + (free ? " · " + ngettext("{n} free", "{n} free", free) : "")),
         el("div", { class: "who" }, seated)),
-      el("a", { class: "button", href, "aria-label": `${label} ${t.title} with ${seated}` }, label));
+      el("a", { class: "button", href, "aria-label": _("{action} {title} with {seats}", { action: label, title: t.title, seats: seated }) }, label));
   }));
 }
 
@@ -227,12 +228,12 @@ async function mine() {
   $("mine-box").hidden = !found.length;
   $("my-tables").replaceChildren(...found.map(({ id, seat, table }) => {
     const turn = table.status === "playing" && table.to_move === seat;
-    const state = table.status === "finished" ? "finished" : table.status === "waiting" ? "waiting for players" : turn ? "your turn" : "playing";
+    const state = table.status === "finished" ? _("finished") : table.status === "waiting" ? _("waiting for players") : turn ? _("your turn") : _("playing");
     const href = table.status === "finished" ? `/replay/${id}` : `/t/${id}`;
-    const label = table.status === "finished" ? "Replay" : turn ? "Play" : "Open";
+    const label = table.status === "finished" ? _("Replay") : turn ? pgettext("verb", "Play") : _("Open");
     return el("li", { class: turn ? "your-turn" : "" },
-      el("div", {}, el("strong", {}, table.title), " ", el("span", { class: "muted" }, `seat ${seat} · ${state}`)),
-      el("a", { class: `button${turn ? " primary" : ""}`, href, "aria-label": `${label} ${table.title}, ${state}` }, label));
+      el("div", {}, el("strong", {}, table.title), " ", el("span", { class: "muted" }, _("seat {seat} · {state}", { seat, state }))),
+      el("a", { class: `button${turn ? " primary" : ""}`, href, "aria-label": _("{action} {title}, {state}", { action: label, title: table.title, state }) }, label));
   }));
 }
 

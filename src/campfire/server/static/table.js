@@ -5,6 +5,7 @@ import {
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { statsTable } from "/static/review.js";
+import { _, ngettext } from "/static/i18n.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -67,7 +68,7 @@ async function start() {
   } catch (error) {
     $("title").textContent = "No such table";
     $("stage").append(el("div", { class: "notice" },
-      el("p", {}, error.message), el("p", {}, el("a", { href: "/" }, "Back to the lobby"))));
+      el("p", {}, error.message), el("p", {}, el("a", { href: "/" }, _("Back to the lobby")))));
     $("conn").textContent = "";
     return;
   }
@@ -372,7 +373,7 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${scheme}://${location.host}/ws/tables/${tableId}`);
   page.ws = ws;
-  setConn("connecting…", "wait");
+  setConn(_("connecting…"), "wait");
   ws.addEventListener("open", () => {
     ws.send(JSON.stringify({ type: "hello", token: page.seat ? page.seat.token : null }));
   });
@@ -397,7 +398,7 @@ function connect() {
     page.restarts = restart ? page.restarts + 1 : 0;
     const delay = restart ? 0 : Math.min(8000, 400 * 2 ** page.retry) * (0.5 + Math.random());
     if (!restart) page.retry += 1;
-    setConn("reconnecting…", "wait");
+    setConn(_("reconnecting…"), "wait");
     setTimeout(connect, delay);
   });
 }
@@ -412,7 +413,7 @@ function receive(message) {
   if (message.type === "update") {
     page.retry = 0;
     page.restarts = 0;
-    setConn(page.seat ? "live" : "watching", "ok");
+    setConn(page.seat ? _("live") : _("watching"), "ok");
     update(message);
   } else if (message.type === "table") {
     page.table = message.table;
@@ -455,11 +456,11 @@ function receive(message) {
       page.ws.close();
     } else if (message.fatal && message.status === 429) {
       page.stopped = true;
-      setConn("not connected", "bad");
+      setConn(_("not connected"), "bad");
       crowded(message);
     } else if (message.fatal) {
       page.stopped = true;
-      setConn("closed", "bad");
+      setConn(_("closed"), "bad");
       toast(message.reason);
     } else {
       toast(message.reason);
@@ -512,7 +513,7 @@ function hints() {
   const button = $("hint-btn");
   const show = () => {
     const on = setting("hint", false);
-    button.textContent = on ? "Hint on" : "Hint off";
+    button.textContent = on ? _("Hint on") : _("Hint off");
     button.setAttribute("aria-pressed", on ? "true" : "false");
   };
   button.addEventListener("click", () => {
@@ -589,23 +590,23 @@ function frame() {
   let kind = "info";
   if (table.status === "waiting") {
     const taken = table.seats.filter((s) => s.taken).length;
-    text = `Waiting for players: ${taken} of ${table.players} seats taken.`;
+    text = ngettext("Waiting for players: {taken} of {n} seat taken.", "Waiting for players: {taken} of {n} seats taken.", table.players, { taken });
   } else if (table.status === "finished") {
     const won = me !== null && table.winners.includes(me);
     const others = table.winners.filter((s) => s !== me).map((s) => ctx.plainName(s));
     text = won
-      ? (others.length ? `Game over: you share the win with ${others.join(" and ")}!` : "Game over: you win!")
-      : `Game over: ${others.join(" and ")} ${others.length > 1 ? "win" : "wins"}.`;
+      ? (others.length ? _("Game over: you share the win with {names}!", { names: others.join(_(" and ")) }) : _("Game over: you win!"))
+      : ngettext("Game over: {names} wins.", "Game over: {names} win.", others.length, { names: others.join(_(" and ")) });
     kind = "end";
   } else if (table.to_move === null || table.to_move === undefined) {
-    text = "Dealing…";
+    text = _("Dealing…");
   } else if (table.to_move === me) {
-    text = "Your turn";
+    text = _("Your turn");
     kind = "you";
   } else {
     const seat = table.seats[table.to_move];
-    text = seat.kind === "bot" ? `${ctx.name(table.to_move)} is thinking…` : `Waiting for ${ctx.name(table.to_move)}`;
-    if (seat.kind !== "bot" && !seat.online) text += " (not connected)";
+    text = seat.kind === "bot" ? _("{name} is thinking…", { name: ctx.name(table.to_move) }) : _("Waiting for {name}", { name: ctx.name(table.to_move) });
+    if (seat.kind !== "bot" && !seat.online) text += _(" (not connected)");
   }
   banner.textContent = text;
   banner.className = `banner banner-${kind}`;
@@ -613,7 +614,7 @@ function frame() {
   document.body.dataset.status = table.status;
   document.body.dataset.at = String(page.msg ? page.msg.at : 0);
   document.body.dataset.turn = kind === "you" ? "you" : "";
-  const prefix = kind === "you" ? "▶ Your turn · " : "";
+  const prefix = kind === "you" ? _("▶ Your turn · ") : "";
   document.title = `${prefix}${table.title} — Campfire`;
   if (kind === "you" && !page.wasYourTurn) yourTurn();
   page.wasYourTurn = kind === "you";
@@ -649,23 +650,23 @@ function waitingRoom() {
   const free = table.seats.filter((s) => !s.taken);
   const hosting = page.seat && table.host === you() && table.status === "waiting";
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
-    el("span", { class: "seat-no" }, `Seat ${s.seat}`),
-    el("span", {}, s.kind === "bot" ? `${s.name} · ${s.level} bot` : s.taken ? (s.seat === you() ? `${s.name} (you)` : s.name) : "free"),
+    el("span", { class: "seat-no" }, _("Seat {seat}", { seat: s.seat })),
+    el("span", {}, s.kind === "bot" ? `${s.name} · ${_("{level} bot", { level: s.level })}` : s.taken ? (s.seat === you() ? _("{name} (you)", { name: s.name }) : s.name) : _("free")),
     ctx.rating(s.seat) ? el("span", { class: "seat-rating" }, ctx.rating(s.seat)) : null,
-    s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? "connected" : "not connected" }) : null,
+    s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? _("connected") : _("not connected") }) : null,
     hosting && s.kind === "human" && s.taken && s.seat !== you()
-      ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, "Remove")
+      ? el("button", { type: "button", class: "ghost small", id: `remove-seat-${s.seat}`, onclick: (event) => removeSeat(s, event.target) }, _("Remove"))
       : null,
   )));
-  const parts = [el("h2", {}, "Waiting for players"), seats];
+  const parts = [el("h2", {}, _("Waiting for players")), seats];
   if (page.seat) {
-    parts.push(el("p", {}, `You sit at seat ${page.seat.seat}. The game starts when every seat is taken.`));
+    parts.push(el("p", {}, _("You sit at seat {seat}. The game starts when every seat is taken.", { seat: page.seat.seat })));
     parts.push(inviteRow());
     if (table.host === you()) {
-      parts.push(el("button", { type: "button", class: "ghost small", id: "cancel-table-btn", onclick: (event) => cancelTable(event.target) }, "Cancel this table"));
+      parts.push(el("button", { type: "button", class: "ghost small", id: "cancel-table-btn", onclick: (event) => cancelTable(event.target) }, _("Cancel this table")));
     }
   } else if (wasRemoved()) {
-    parts.push(el("p", { id: "removed-note" }, "The host removed you from this table: you can watch, not sit."));
+    parts.push(el("p", { id: "removed-note" }, _("The host removed you from this table: you can watch, not sit.")));
   } else if (free.length) {
     parts.push(joinForm(free));
   }
@@ -675,7 +676,7 @@ function waitingRoom() {
 }
 
 async function removeSeat(seat, button) {
-  if (!confirm(`Send ${seat.name} away from this table? They cannot sit here again.`)) return;
+  if (!confirm(_("Send {name} away from this table? They cannot sit here again.", { name: seat.name }))) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${tableId}/seats/${seat.seat}/remove`, { method: "POST", token: page.seat.token });
@@ -695,7 +696,7 @@ function wasRemoved() {
 }
 
 async function cancelTable(button) {
-  if (!confirm("Cancel this table? Everyone waiting here is sent away.")) return;
+  if (!confirm(_("Cancel this table? Everyone waiting here is sent away."))) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${tableId}/cancel`, { method: "POST", token: page.seat.token });
@@ -732,11 +733,11 @@ async function accountSeat() {
 
 function joinForm(free) {
   const form = el("form", { class: "join-form", id: "join-form" },
-    el("h3", {}, "Take a seat"),
-    el("label", { for: "join-name" }, "Your name"),
+    el("h3", {}, _("Take a seat")),
+    el("label", { for: "join-name" }, _("Your name")),
     el("input", { id: "join-name", name: "name", required: true, maxlength: 24, autocomplete: "nickname", value: savedName() }),
-    el("label", { for: "join-seat" }, "Seat"),
-    el("select", { id: "join-seat", name: "seat" }, free.map((s) => el("option", { value: s.seat }, `Seat ${s.seat}`))),
+    el("label", { for: "join-seat" }, _("Seat")),
+    el("select", { id: "join-seat", name: "seat" }, free.map((s) => el("option", { value: s.seat }, _("Seat {seat}", { seat: s.seat })))),
     el("div", { class: "row" },
       el("button", { type: "submit", class: "primary", id: "join-btn" }, "Join the game"),
       el("span", { class: "muted" }, "or just watch from here.")),
@@ -801,7 +802,7 @@ function seatTools() {
       el("span", {}, `${seat.name} has been away for ${duration(away)}.`),
       el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, "Let a bot play")));
   }
-  const leaving = table.status === "waiting" ? "Leave — free my seat" : "Leave — a bot plays on";
+  const leaving = table.status === "waiting" ? _("Leave — free my seat") : _("Leave — a bot plays on");
   rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, leaving));
   box.replaceChildren(...rows);
   box.hidden = false;
@@ -822,13 +823,13 @@ async function handOver(seat, button) {
 async function leave(button) {
   const waiting = page.table.status === "waiting";
   const question = waiting
-    ? "Leave this table? Your seat is free again for someone else, and you watch."
-    : "Leave this table? A bot plays your seat for the rest of the game, and you watch.";
+    ? _("Leave this table? Your seat is free again for someone else, and you watch.")
+    : _("Leave this table? A bot plays your seat for the rest of the game, and you watch.");
   if (!confirm(question)) return;
   button.disabled = true;
   try {
     await api(`/api/tables/${tableId}/seats/${you()}/bot`, { method: "POST", token: page.seat.token, body: {} });
-    leftSeat(waiting ? "You left: your seat is free again" : "A bot plays your seat now: you are watching");
+    leftSeat(waiting ? _("You left: your seat is free again") : _("A bot plays your seat now: you are watching"));
   } catch (error) {
     toast(error.message);
     button.disabled = false;
@@ -879,9 +880,9 @@ async function openRules() {
       const response = await fetch(`/games/${page.table.game}/rules.html`);
       if (!response.ok) throw new Error("no rules page");
       body.innerHTML = await response.text(); // our own file, shipped with the game
-      body.append(el("p", {}, el("a", { href: `/rules/${page.table.game}`, target: "_blank" }, "Open the rules in a new tab")));
+      body.append(el("p", {}, el("a", { href: `/rules/${page.table.game}`, target: "_blank" }, _("Open the rules in a new tab"))));
     } catch {
-      body.textContent = "The rules could not be loaded.";
+      body.textContent = _("The rules could not be loaded.");
     }
   }
   if (!dialog.open) dialog.showModal();
@@ -900,9 +901,9 @@ function copyInvite() {
 async function copy(text) {
   try {
     await navigator.clipboard.writeText(text);
-    toast("Invite link copied", "info");
+    toast(_("Invite link copied"), "info");
   } catch {
-    toast("Copy the link by hand (select it, then copy)", "info");
+    toast(_("Copy the link by hand (select it, then copy)"), "info");
   }
 }
 
@@ -921,24 +922,24 @@ function fillEnd() {
   const names = winners.filter((s) => !won || s !== me).map((s) => ctx.plainName(s));
   const buttons = [];
   if (me !== null || lostSeat()) {
-    buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? "Join the next game" : "Play again"));
+    buttons.push(el("button", { type: "button", class: "primary", id: "again-btn", onclick: playAgain }, table.next ? _("Join the next game") : _("Play again")));
   } else if (table.next) {
-    buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, "Watch the next game"));
+    buttons.push(el("a", { class: "button primary", href: `/t/${table.next}` }, _("Watch the next game")));
   }
-  buttons.push(el("a", { class: "button", id: "review-link", href: `/replay/${tableId}?review=1` }, "Review this game"));
-  buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, "Watch the replay"));
-  buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, "Download the record"));
-  buttons.push(el("a", { class: "button ghost", href: "/" }, "Lobby"));
+  buttons.push(el("a", { class: "button", id: "review-link", href: `/replay/${tableId}?review=1` }, _("Review this game")));
+  buttons.push(el("a", { class: "button", href: `/replay/${tableId}` }, _("Watch the replay")));
+  buttons.push(el("a", { class: "button", href: `/api/tables/${tableId}/record`, download: "" }, _("Download the record")));
+  buttons.push(el("a", { class: "button ghost", href: "/" }, _("Lobby")));
   const parts = [
     el("div", { class: `end-crest ${won ? "won" : ""}` }, logo(56)),
-    el("h2", { id: "end-title" }, won ? "You win!" : "Game over"),
+    el("h2", { id: "end-title" }, won ? _("You win!") : _("Game over")),
     won
-      ? (names.length ? el("p", { class: "end-winners" }, `Together with ${names.join(" and ")}`) : null)
-      : el("p", { class: "end-winners" }, `Winner${winners.length > 1 ? "s" : ""}: ${names.join(" and ")}`),
+      ? (names.length ? el("p", { class: "end-winners" }, _("Together with {names}", { names: names.join(_(" and ")) })) : null)
+      : el("p", { class: "end-winners" }, ngettext("Winner: {names}", "Winners: {names}", winners.length, { names: names.join(_(" and ")) })),
     page.board.summary ? page.board.summary(page.msg) : null,
     el("div", { class: "end-buttons" }, buttons),
     endReview(),
-    el("form", { method: "dialog" }, el("button", { class: "ghost" }, "Look at the table")),
+    el("form", { method: "dialog" }, el("button", { class: "ghost" }, _("Look at the table"))),
   ];
   $("end-body").replaceChildren(...parts.filter((part) => part));
 }

@@ -22,8 +22,12 @@ class Connection:
     """Messages are queued already encoded: a table encodes each seat's update once, however
     many connections that seat (or the spectators) has."""
 
-    def __init__(self, seat: int | None, name: str | None = None, address: str = "") -> None:
+    def __init__(
+        self, seat: int | None, name: str | None = None, address: str = "", lang: str = "en"
+    ) -> None:
         self.seat = seat
+        #: the language its texts are told in (each seat and spectator may read another)
+        self.lang = lang
         #: where it comes from (spectators are counted per address) and since when
         self.address = address
         self.opened = time.monotonic()

@@ -631,7 +631,8 @@ class Hub:
             try:
                 events = state.apply(move, seat=seat)
             except IllegalAction as error:
-                raise Refused(409, str(error)) from None
+                # the rules' Refusal as it is: each connection is told it in its language
+                raise Refused(409, error.args[0] if error.args else str(error)) from None
             # a person who moves in time starts their count of run-out clocks again
             person = table.seats[seat].kind == HUMAN
             start = table.at
@@ -938,7 +939,9 @@ class Hub:
                 conn.seat = None
                 conn.push(notice)
                 # the story so far stays told to them as they lived it ("Your time ran out")
-                conn.push(table.update_for(None, table.events, full=True, voice=seat))
+                conn.push(
+                    table.update_for(None, table.events, full=True, voice=seat, lang=conn.lang)
+                )
 
     async def again(
         self, table: LiveTable, seat: int, account: str | None = None
@@ -1010,7 +1013,12 @@ class Hub:
 
     # --- connections -----------------------------------------------------------------------
     async def connect(
-        self, table: LiveTable, seat: int | None, name: str | None = None, address: str = ""
+        self,
+        table: LiveTable,
+        seat: int | None,
+        name: str | None = None,
+        address: str = "",
+        lang: str = "en",
     ) -> Connection:
         replaced = admit(table.connections, seat, address)
         if name is not None and table.named(name):
@@ -1019,11 +1027,11 @@ class Hub:
             table.connections.discard(replaced)
             replaced.push(SEAT_REPLACED)
             replaced.push(None)
-        conn = Connection(seat, name, address)
+        conn = Connection(seat, name, address, lang)
         first = seat is not None and not table.local_count(seat)
         serving = bool(table.connections)
         table.connections.add(conn)
-        conn.push(table.update_for(seat, table.events, full=True))
+        conn.push(table.update_for(seat, table.events, full=True, lang=lang))
         conn.push(table.chat_history(CHAT_LENGTH))
         table.broadcast_meta()
         if not serving:  # this process hears the table's notices only while it serves it

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from campfire.i18n import translator
 from campfire.kernel import Bot, Event, Game, State
 from campfire.server.cluster.bus import Presence
 from campfire.server.names import name_key
@@ -212,10 +213,12 @@ class LiveTable:
         full: bool,
         meta: dict[str, Any] | None = None,
         voice: int | None = None,
+        lang: str = "en",
     ) -> Update:
         """The message one connection gets: its own view, the events it may see, its controls.
         `voice`: the seat whose words tell the events (a player who just became a spectator
-        still reads "Your time ran out"); only events `seat` may see are told."""
+        still reads "Your time ran out"); only events `seat` may see are told. Each event is
+        its `kind` and `data` (what it means) and its `text` in the reader's `lang`."""
         state = self.state
         view = state.view(seat)
         controls = None
@@ -235,18 +238,18 @@ class LiveTable:
                     "at": at,
                     "kind": e.kind,
                     "data": e.to_json(),
-                    "text": describe(e, seat if voice is None else voice),
+                    "text": describe(e, seat if voice is None else voice, lang),
                 }
                 for at, e in events
                 if e.visible_to(seat)
             ],
         )
 
-    def describe(self, event: Event, seat: int | None) -> str:
+    def describe(self, event: Event, seat: int | None, lang: str = "en") -> str:
         """The game narrates its own events; the server narrates its own (the clock)."""
         if event.kind == CLOCK_EVENT:
-            return clock_text(event, seat)
-        return self.game.describe(event, seat)
+            return clock_text(event, seat, lang)
+        return self.game.describe(event, seat, lang)
 
     def push_chat(self, messages: list[ChatLine], keep: int) -> None:
         """Tell every connection the new lines; keep only the last `keep` in memory."""
@@ -263,16 +266,17 @@ class LiveTable:
         return ChatHistory(type="chat_history", messages=self.chat[-CHAT_HISTORY:], length=length)
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
-        """Every connection gets its seat's update; each seat's is built and encoded once."""
+        """Every connection gets its seat's update in its language; each (seat, language)'s is
+        built and encoded once."""
         if not self.connections:
             return
         meta = self.meta()
-        by_seat: dict[int | None, str] = {}
+        by_seat: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
-            message = by_seat.get(conn.seat)
+            message = by_seat.get((conn.seat, conn.lang))
             if message is None:
-                message = by_seat[conn.seat] = encode(
-                    self.update_for(conn.seat, events, full=False, meta=meta)
+                message = by_seat[(conn.seat, conn.lang)] = encode(
+                    self.update_for(conn.seat, events, full=False, meta=meta, lang=conn.lang)
                 )
             conn.push(message)
 
@@ -288,14 +292,28 @@ class LiveTable:
 CLOCK_EVENT = "clock"
 
 
-def clock_text(event: Event, seat: int | None) -> str:
+def clock_text(event: Event, seat: int | None, lang: str = "en") -> str:
+    tr = translator(lang)
+    _ = tr.gettext
     d = event.data
     mine = seat is not None and d["seat"] == seat
-    who = "Your" if mine else f"Seat {d['seat']}'s"
-    text = f"{who} time ran out: a {d['level']} bot played {'your' if mine else 'the'} turn."
-    if d.get("handed"):
-        whose = "your" if mine else "the"
-        text += f" Two turns in a row: a {d['level']} bot plays {whose} seat from now on."
+    level = d["level"]
+    if mine:
+        text = _("Your time ran out: a {level} bot played your turn.", level=level)
+        if d.get("handed"):
+            text += " " + _(
+                "Two turns in a row: a {level} bot plays your seat from now on.", level=level
+            )
+    else:
+        text = _(
+            "Seat {seat}'s time ran out: a {level} bot played the turn.",
+            seat=d["seat"],
+            level=level,
+        )
+        if d.get("handed"):
+            text += " " + _(
+                "Two turns in a row: a {level} bot plays the seat from now on.", level=level
+            )
     return text
 
 

@@ -32,7 +32,7 @@ from pydantic import BaseModel
 from campfire.kernel.state import Game
 
 #: the names a game's static file may have (nothing else is served from its folder)
-FILE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,40}\.(js|css|html|svg)$")
+FILE_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,40}(\.[a-z]{2})?\.(js|css|html|svg)$")
 #: past this many legal actions the generic page shows only the first ones
 GENERIC_LIMIT = 200
 

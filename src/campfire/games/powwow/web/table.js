@@ -1,5 +1,6 @@
 // Pow Wow's board: headbands around the fire, the standing guess, the controls, the count.
 import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
+import { _, ngettext } from "/static/i18n.js";
 
 const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
@@ -193,10 +194,10 @@ function drawCenter(center, view, ctx) {
     parts.push(el("div", { class: "pw-guess", "aria-label": `standing guess ${view.guess}` }, String(view.guess)));
     parts.push(el("div", { class: "pw-owner" }, `${ctx.name(view.owner)} ${view.owner === view.seat ? "own" : "owns"} it${view.agreed ? " by agreeing" : ""}`));
   }
-  const way = view.direction === 1 ? "clockwise" : "counter-clockwise";
+  const way = view.direction === 1 ? _("clockwise") : _("counter-clockwise");
   parts.push(el("div", { class: "pw-facts" },
-    el("span", { class: "pw-direction", title: `play goes ${way}` }, directionIcon(view.direction), el("span", {}, way)),
-    el("span", { class: "pw-stack", title: "feathers face down in the stack" }, feather(null, { size: 0.38 }), `stack ${view.stack_size}`)));
+    el("span", { class: "pw-direction", title: _("play goes {way}", { way }) }, directionIcon(view.direction), el("span", {}, way)),
+    el("span", { class: "pw-stack", title: _("feathers face down in the stack") }, feather(null, { size: 0.38 }), _("stack {n}", { n: view.stack_size }))));
   fill(center, parts);
 }
 
@@ -206,12 +207,12 @@ function drawHistory(box, view, ctx) {
     return el("li", { class: owning ? "owning" : "" },
       el("span", { class: "who" }, ctx.name(turn.player)),
       el("span", {}, turnText(turn, (t) => ctx.name(t))),
-      owning ? el("span", { class: "own-tag" }, "★ standing") : null);
+      owning ? el("span", { class: "own-tag" }, _("★ standing")) : null);
   });
   fill(box,
-    el("h2", {}, view.round ? `Round ${view.round}: guesses` : "Guesses"),
-    items.length ? el("ol", { class: "pw-turns" }, items) : el("p", { class: "muted" }, view.round ? `${ctx.name(view.first_player)} ${view.first_player === view.seat ? "open" : "opens"} the round.` : "The feathers are being shuffled."),
-    view.rounds.length ? el("button", { type: "button", class: "ghost small", onclick: () => showReveal(box.closest("body").querySelector("#stage") || document.body, view, lastRoundExtras(view), ctx, { quick: true }) }, "Show the last count again") : null,
+    el("h2", {}, view.round ? _("Round {round}: guesses", { round: view.round }) : _("Guesses")),
+    items.length ? el("ol", { class: "pw-turns" }, items) : el("p", { class: "muted" }, view.round ? `${ctx.name(view.first_player)} ${view.first_player === view.seat ? "open" : "opens"} the round.` : _("The feathers are being shuffled.")),
+    view.rounds.length ? el("button", { type: "button", class: "ghost small", onclick: () => showReveal(box.closest("body").querySelector("#stage") || document.body, view, lastRoundExtras(view), ctx, { quick: true }) }, _("Show the last count again")) : null,
   );
 }
 
@@ -240,17 +241,17 @@ function drawUsed(box, view) {
 function buildControls(root, ctx) {
   const status = el("p", { class: "pw-wait", role: "status" });
   const input = el("input", { id: "guess-value", type: "number", inputmode: "numeric", step: 1, "aria-describedby": "guess-help" });
-  const minus = el("button", { type: "button", class: "step", "aria-label": "Lower the guess by one" }, "−");
-  const plus = el("button", { type: "button", class: "step", "aria-label": "Raise the guess by one" }, "+");
-  const guessBtn = el("button", { type: "submit", class: "primary", id: "guess-btn" }, "Guess");
+  const minus = el("button", { type: "button", class: "step", "aria-label": _("Lower the guess by one") }, "−");
+  const plus = el("button", { type: "button", class: "step", "aria-label": _("Raise the guess by one") }, "+");
+  const guessBtn = el("button", { type: "submit", class: "primary", id: "guess-btn" }, _("Guess"));
   const help = el("p", { id: "guess-help", class: "muted small" });
   const extraBox = el("fieldset", { class: "pw-extra" });
-  const dispute = el("button", { type: "button", id: "dispute-btn", class: "danger" }, "Dispute");
-  const agree = el("button", { type: "button", id: "agree-btn" }, "Agree");
-  const reverse = el("button", { type: "button", id: "reverse-btn" }, "Reverse");
+  const dispute = el("button", { type: "button", id: "dispute-btn", class: "danger" }, _("Dispute"));
+  const agree = el("button", { type: "button", id: "agree-btn" }, _("Agree"));
+  const reverse = el("button", { type: "button", id: "reverse-btn" }, _("Reverse"));
   const error = el("p", { class: "control-error", role: "alert" });
-  const form = el("form", { class: "pw-guess-form", "aria-label": "Make a guess" },
-    el("label", { for: "guess-value" }, "Your guess"),
+  const form = el("form", { class: "pw-guess-form", "aria-label": _("Make a guess") },
+    el("label", { for: "guess-value" }, _("Your guess")),
     el("div", { class: "guess-row" }, minus, input, plus, guessBtn),
     help, extraBox);
   const others = el("div", { class: "pw-other-moves" }, dispute, agree, reverse);
@@ -276,10 +277,10 @@ function buildControls(root, ctx) {
     guessBtn.disabled = busy || !ok;
     minus.disabled = busy || !(v > c.guess.min);
     plus.disabled = busy || !(v < c.guess.max);
-    guessBtn.textContent = t === null ? `Guess ${ok ? v : ""}`.trim() : `Guess ${ok ? v : ""} + feather → ${ctx.name(t)}`;
+    guessBtn.textContent = t === null ? _("Guess {value}", { value: ok ? v : "" }).trim() : _("Guess {value} + feather → {name}", { value: ok ? v : "", name: ctx.name(t) });
     help.textContent = ok
-      ? (msg.view.guess === null ? "Open the round with any total." : `Higher than ${msg.view.guess}.`)
-      : `Enter a whole number from ${c.guess.min} to ${c.guess.max}.`;
+      ? (msg.view.guess === null ? _("Open the round with any total.") : _("Higher than {guess}.", { guess: msg.view.guess }))
+      : _("Enter a whole number from {min} to {max}.", { min: c.guess.min, max: c.guess.max });
   }
 
   async function send(action) {
@@ -319,13 +320,13 @@ function buildControls(root, ctx) {
     const mine = !!c;
     moves.hidden = !mine;
     if (table.status !== "playing") {
-      status.textContent = table.status === "waiting" ? "The game starts when every seat is taken." : "The game is over.";
+      status.textContent = table.status === "waiting" ? _("The game starts when every seat is taken.") : _("The game is over.");
     } else if (view.seat === null || view.seat === undefined) {
-      status.textContent = "You are watching: every feather stays hidden from you.";
+      status.textContent = _("You are watching: every feather stays hidden from you.");
     } else if (mine) {
-      status.textContent = "Your move: guess higher, or dispute the standing guess.";
+      status.textContent = _("Your move: guess higher, or dispute the standing guess.");
     } else if (view.to_move === null) {
-      status.textContent = "The feathers are being dealt…";
+      status.textContent = _("The feathers are being dealt…");
     } else {
       status.textContent = `Waiting for ${ctx.name(view.to_move)}…`;
     }
@@ -343,25 +344,25 @@ function buildControls(root, ctx) {
     input.max = c.guess ? c.guess.max : "";
     input.disabled = busy || !c.guess;
     dispute.disabled = busy || !c.dispute;
-    dispute.textContent = view.guess === null ? "Dispute" : `Dispute ${view.owner === view.seat ? "your" : `${ctx.name(view.owner)}’s`} ${view.guess}`;
-    dispute.title = c.dispute ? "The feathers are counted: if the total is lower than the guess, its owner takes a buzzard; otherwise you do." : "There is no guess to dispute yet.";
+    dispute.textContent = view.guess === null ? _("Dispute") : view.owner === view.seat ? _("Dispute your {guess}", { guess: view.guess }) : _("Dispute {name}’s {guess}", { name: ctx.name(view.owner), guess: view.guess });
+    dispute.title = c.dispute ? _("The feathers are counted: if the total is lower than the guess, its owner takes a buzzard; otherwise you do.") : _("There is no guess to dispute yet.");
     const tomahawks = view.options.tomahawks;
     agree.hidden = !tomahawks;
     reverse.hidden = !tomahawks;
     agree.disabled = busy || !c.agree;
     reverse.disabled = busy || !c.reverse;
-    agree.textContent = view.guess === null ? "Agree (tomahawk)" : `Agree with ${view.guess} (tomahawk)`;
-    reverse.textContent = "Reverse direction (tomahawk)";
+    agree.textContent = view.guess === null ? _("Agree (tomahawk)") : _("Agree with {guess} (tomahawk)", { guess: view.guess });
+    reverse.textContent = _("Reverse direction (tomahawk)");
     const spent = tomahawks && !view.tomahawks[view.seat];
-    agree.title = c.agree ? "Take over the standing guess: you become its owner." : spent ? "Your tomahawk is spent this round." : "No guess to agree with, or it was already agreed with.";
-    reverse.title = c.reverse ? "Play turns the other way; the owner of the guess is skipped." : "Your tomahawk is spent this round.";
+    agree.title = c.agree ? _("Take over the standing guess: you become its owner.") : spent ? _("Your tomahawk is spent this round.") : _("No guess to agree with, or it was already agreed with.");
+    reverse.title = c.reverse ? _("Play turns the other way; the owner of the guess is skipped.") : _("Your tomahawk is spent this round.");
     extraBox.hidden = !tomahawks;
     extraBox.querySelectorAll("input").forEach((r) => { r.disabled = busy || (r.value !== "" && !c.extra_feather_to.includes(Number(r.value))); });
     refreshGuess();
   }
 
   function drawExtra(c) {
-    const choices = [el("legend", {}, "Throw your tomahawk: an extra feather for")];
+    const choices = [el("legend", {}, _("Throw your tomahawk: an extra feather for"))];
     const radio = (value, text, checked, disabled) => {
       const id = `extra-${value === "" ? "none" : value}`;
       return el("label", { class: "radio", for: id },
@@ -435,23 +436,26 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
   };
   if (round.turned_over) {
     const f = feather(round.turned_over, { size: 0.6, flip: true, struck: !removedShown && figures.removed === round.turned_over });
-    const item = el("li", { class: "reveal-step" }, "The ? feather turns over the top of the stack: ", f);
+    const item = el("li", { class: "reveal-step" }, _("The ? feather turns over the top of the stack: "), f);
     item.style.animationDelay = next();
     steps.push(item);
   }
-  if (figures.max0) say(figures.removed === null ? "max=0: there is no green feather to remove." : `max=0 removes the highest green feather, a ${figures.removed}.`);
-  if (figures.doubled) say(`×2 doubles the green feathers: ${figures.green_sum}.`);
+  if (figures.max0) say(figures.removed === null ? _("max=0: there is no green feather to remove.") : _("max=0 removes the highest green feather, a {value}.", { value: figures.removed }));
+  if (figures.doubled) say(_("×2 doubles the green feathers: {sum}.", { sum: figures.green_sum }));
   const reached = round.total >= round.guess;
-  say(`Total ${round.total} (greens ${figures.green_sum}${figures.others ? `, others ${figures.others > 0 ? "+" : ""}${figures.others}` : ""}) against the guess ${round.guess}.`, "total");
+  say(figures.others
+    ? _("Total {total} (greens {greens}, others {others}) against the guess {guess}.", { total: round.total, greens: figures.green_sum, others: `${figures.others > 0 ? "+" : ""}${figures.others}`, guess: round.guess })
+    : _("Total {total} (greens {greens}) against the guess {guess}.", { total: round.total, greens: figures.green_sum, guess: round.guess }), "total");
   const loser = ctx.name(round.loser);
   const why = reached
-    ? `The total reaches the guess, so ${ctx.name(round.disputer)} disputed wrongly.`
-    : `The total falls short, so ${ctx.possessive(round.owner)} guess was too high.`;
-  say(`${why} ${loser} ${round.loser === view.seat ? "take" : "takes"} a buzzard.`, "verdict");
+    ? _("The total reaches the guess, so {name} disputed wrongly.", { name: ctx.name(round.disputer) })
+    : round.owner === view.seat ? _("The total falls short, so your guess was too high.") : _("The total falls short, so {name}’s guess was too high.", { name: ctx.name(round.owner) });
+  const takes = round.loser === view.seat ? _("You take a buzzard.") : _("{name} takes a buzzard.", { name: loser });
+  say(`${why} ${takes}`, "verdict");
   if (view.out.includes(round.loser) && view.buzzards[round.loser] >= view.options.buzzards) {
-    say(`${loser} ${round.loser === view.seat ? "are" : "is"} out of the game.`, "verdict");
+    say(round.loser === view.seat ? _("You are out of the game.") : _("{name} is out of the game.", { name: loser }), "verdict");
   }
-  const panel = el("section", { class: "pw-reveal", role: "dialog", "aria-label": `The count of round ${figures.round}` },
+  const panel = el("section", { class: "pw-reveal", role: "dialog", "aria-label": _("The count of round {round}", { round: figures.round }) },
     el("div", { class: "reveal-body" },
       el("h2", {}, `Round ${figures.round}: ${ctx.name(round.disputer)} disputed ${ctx.possessive(round.owner)} ${round.guess}`),
       el("div", { class: "reveal-rows" }, rows),
@@ -478,10 +482,10 @@ function summary(msg, ctx) {
   const view = msg.view;
   const rows = [];
   for (let s = 0; s < view.players; s++) {
-    rows.push(el("tr", {}, el("td", {}, ctx.name(s)), el("td", {}, String(view.buzzards[s])), el("td", {}, view.winners.includes(s) ? "★ winner" : view.out.includes(s) ? "out" : "")));
+    rows.push(el("tr", {}, el("td", {}, ctx.name(s)), el("td", {}, String(view.buzzards[s])), el("td", {}, view.winners.includes(s) ? _("★ winner") : view.out.includes(s) ? _("out") : "")));
   }
   return el("table", { class: "summary" },
-    el("caption", {}, `${plural(view.rounds.length, "round")} played`),
-    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Buzzards"), el("th", {}, ""))),
+    el("caption", {}, ngettext("{n} round played", "{n} rounds played", view.rounds.length)),
+    el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Buzzards")), el("th", {}, ""))),
     el("tbody", {}, rows));
 }

@@ -1,5 +1,9 @@
 // Waka Tanka's board: six animal tiles in a circle, the marker, the players, your hand of cards.
 import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
+import { _, pgettext } from "/static/i18n.js";
+
+/** A tile or card by its name in the page's language. */
+const named = (code) => pgettext("animal", code);
 
 const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
@@ -323,15 +327,15 @@ function drawControls(root, msg, state, on, ctx) {
   const { view, controls: c, table } = msg;
   const parts = [];
   let status;
-  if (table.status === "waiting") status = "The game starts when every seat is taken.";
-  else if (table.status === "finished") status = "The game is over.";
-  else if (view.seat === null || view.seat === undefined) status = "You are watching: hands and face-down cards stay hidden.";
-  else if (!c) status = view.to_move === null ? "Dealing…" : `Waiting for ${ctx.name(view.to_move)}…`;
-  else if (c.accept) status = `${ctx.name(view.last_play[0])} played their last card: call the bluff, or accept and let them win.`;
-  else if (state.tile && c.play.tiles.includes(state.tile)) status = `Place a card on the ${state.tile} tile: pick one from your hand.`;
-  else if (state.card) status = `Now pick a glowing tile for your ${state.card}.`;
-  else if (state.tile) status = `The ${state.tile} tile is not next to the marker: you can cast a spell on it.`;
-  else status = "Your move: pick a glowing tile next to the marker, then a card — or call, or cast a spell.";
+  if (table.status === "waiting") status = _("The game starts when every seat is taken.");
+  else if (table.status === "finished") status = _("The game is over.");
+  else if (view.seat === null || view.seat === undefined) status = _("You are watching: hands and face-down cards stay hidden.");
+  else if (!c) status = view.to_move === null ? _("Dealing…") : _("Waiting for {name}…", { name: ctx.name(view.to_move) });
+  else if (c.accept) status = _("{name} played their last card: call the bluff, or accept and let them win.", { name: ctx.name(view.last_play[0]) });
+  else if (state.tile && c.play.tiles.includes(state.tile)) status = _("Place a card on the {tile} tile: pick one from your hand.", { tile: named(state.tile) });
+  else if (state.card) status = _("Now pick a glowing tile for your {card}.", { card: named(state.card) });
+  else if (state.tile) status = _("The {tile} tile is not next to the marker: you can cast a spell on it.", { tile: named(state.tile) });
+  else status = _("Your move: pick a glowing tile next to the marker, then a card — or call, or cast a spell.");
   parts.push(el("p", { class: `wt-status${c ? " yours" : ""}`, role: "status" }, status));
 
   if (view.hand) {
@@ -359,10 +363,10 @@ function drawControls(root, msg, state, on, ctx) {
     const lastPlayer = view.last_play ? view.last_play[0] : null;
     if (c.call || view.last_play) {
       buttons.push(el("button", { type: "button", id: "call-btn", class: "danger", disabled: !c.call || state.busy, onclick: () => on.send({ action: "call" }) },
-        view.last_play ? `Call ${ctx.name(lastPlayer)}’s ${view.last_play[1]}` : "Call"));
+        view.last_play ? _("Call {name}’s {tile}", { name: ctx.name(lastPlayer), tile: named(view.last_play[1]) }) : _("Call")));
     }
     if (c.accept) {
-      buttons.push(el("button", { type: "button", id: "accept-btn", disabled: state.busy, onclick: () => on.send({ action: "accept" }) }, `Accept: ${ctx.name(lastPlayer)} wins`));
+      buttons.push(el("button", { type: "button", id: "accept-btn", disabled: state.busy, onclick: () => on.send({ action: "accept" }) }, _("Accept: {name} wins", { name: ctx.name(lastPlayer) })));
     }
     if (!c.accept) {
       const spellTile = state.tile && c.spell.includes(state.tile) ? state.tile : null;
@@ -370,11 +374,11 @@ function drawControls(root, msg, state, on, ctx) {
         type: "button",
         id: "spell-btn",
         disabled: !spellTile || state.busy,
-        title: spellTile ? "" : "Select a tile with cards first",
+        title: spellTile ? "" : _("Select a tile with cards first"),
         onclick: () => on.send({ action: "spell", tile: spellTile }),
-      }, spellTile ? `Cast a spell on ${spellTile} (${view.stacks[spellTile].length})` : "Cast a spell (select a tile)"));
+      }, spellTile ? _("Cast a spell on {tile} ({n})", { tile: named(spellTile), n: view.stacks[spellTile].length }) : _("Cast a spell (select a tile)")));
     }
-    if (state.tile || state.card) buttons.push(el("button", { type: "button", class: "ghost", onclick: on.clear }, "Clear selection"));
+    if (state.tile || state.card) buttons.push(el("button", { type: "button", class: "ghost", onclick: on.clear }, _("Clear selection")));
     parts.push(el("div", { class: "wt-moves" }, buttons));
   }
   if (state.error) parts.push(el("p", { class: "control-error", role: "alert" }, state.error));
@@ -474,9 +478,9 @@ function summary(msg, ctx) {
   const view = msg.view;
   const rows = [];
   for (let s = 0; s < view.players; s++) {
-    rows.push(el("tr", {}, el("td", {}, ctx.name(s)), el("td", {}, String(view.tokens[s])), el("td", {}, String(view.hand_sizes[s])), el("td", {}, view.winners.includes(s) ? "★ winner" : "")));
+    rows.push(el("tr", {}, el("td", {}, ctx.name(s)), el("td", {}, String(view.tokens[s])), el("td", {}, String(view.hand_sizes[s])), el("td", {}, view.winners.includes(s) ? _("★ winner") : "")));
   }
   return el("table", { class: "summary" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Player"), el("th", {}, "Tokens"), el("th", {}, "Cards"), el("th", {}, ""))),
+    el("thead", {}, el("tr", {}, el("th", {}, _("Player")), el("th", {}, _("Tokens")), el("th", {}, _("Cards")), el("th", {}, ""))),
     el("tbody", {}, rows));
 }

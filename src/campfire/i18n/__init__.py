@@ -1,0 +1,231 @@
+"""Campfire in several languages: gettext catalogues read through Babel.
+
+One process serves people who read different languages, so there is no process-wide "current
+language": whoever speaks asks for a `Translator` of its own language (`translator("fr")`) and
+renders its sentences with it. Messages are English source strings with `{name}` placeholders;
+plurals go through the catalogue's plural forms (`ngettext`), numbers and dates through
+`babel.numbers` and `babel.dates`.
+
+The catalogues live in `campfire/locale/<lang>/LC_MESSAGES/campfire.po`; the install compiles
+them to `.mo` (`pybabel compile -d src/campfire/locale -D campfire`), and a missing or stale `.mo`
+is compiled from its `.po` when first needed, so a fresh checkout works as it is.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_date, format_datetime
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "NAMES",
+    "NC_",
+    "N_",
+    "PSEUDO",
+    "Translator",
+    "from_environment",
+    "language_of",
+    "negotiate",
+    "translator",
+]
+
+DOMAIN = "campfire"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+#: the languages offered, English (the source) first
+LANGUAGES: tuple[str, ...] = ("en", "fr", "de", "it", "es")
+#: each language's name in itself, for the pickers
+NAMES: Mapping[str, str] = {
+    "en": "English",
+    "fr": "Français",
+    "de": "Deutsch",
+    "it": "Italiano",
+    "es": "Español",
+}
+#: the pseudo-locale for layout tests: every message accented and 40% longer (not offered)
+PSEUDO = "xx"
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction where it is defined; translated where it is said."""
+    return message
+
+
+def NC_(context: str, message: str) -> str:
+    """Marks a message with a context (`pgettext`'s) for extraction."""
+    return message
+
+
+def language_of(tag: str | None) -> str | None:
+    """The offered language a tag names ("de-AT", "fr_FR.UTF-8", "IT"), else None."""
+    if not tag:
+        return None
+    code = re.split(r"[-_.@]", tag.strip(), maxsplit=1)[0].lower()
+    if code == PSEUDO or code in LANGUAGES:
+        return code
+    return None
+
+
+def negotiate(
+    asked: str | None = None, remembered: str | None = None, accept_language: str | None = None
+) -> str:
+    """The language to speak: `?lang=` first, then the remembered choice (a cookie), then the
+    browser's `Accept-Language` (by its q-values), then English."""
+    for tag in (asked, remembered):
+        found = language_of(tag)
+        if found is not None:
+            return found
+    if accept_language:
+        ranked: list[tuple[float, int, str]] = []
+        for i, part in enumerate(accept_language.split(",")):
+            tag, _, params = part.strip().partition(";")
+            q = 1.0
+            match = re.search(r"q\s*=\s*([0-9.]+)", params)
+            if match:
+                try:
+                    q = float(match[1])
+                except ValueError:
+                    q = 0.0
+            if tag and q > 0:
+                ranked.append((-q, i, tag))
+        for _, _, tag in sorted(ranked):
+            found = language_of(tag)
+            if found is not None and found != PSEUDO:
+                return found
+    return "en"
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The terminal's language from LC_ALL, then LC_MESSAGES, then LANG (POSIX order)."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return language_of(value) or "en"
+    return "en"
+
+
+class Translator:
+    """The messages, plurals, numbers and dates of one language."""
+
+    def __init__(self, lang: str, translations: NullTranslations) -> None:
+        self.lang = lang
+        self.translations = translations
+        self.locale = Locale.parse("en" if lang == PSEUDO else lang)
+
+    def gettext(self, message: str, /, **args: Any) -> str:
+        """`message` in this language, its `{placeholders}` filled from `args`."""
+        said = self.translations.gettext(message)
+        return said.format(**args) if args else said
+
+    __call__ = gettext
+
+    def ngettext(self, singular: str, plural: str, n: int, /, **args: Any) -> str:
+        """The form for `n` (the language's plural rules); `{n}` is `n` written in it."""
+        said = self.translations.ngettext(singular, plural, n)
+        return said.format(n=self.number(n), **args)
+
+    def pgettext(self, context: str, message: str, /, **args: Any) -> str:
+        said = str(self.translations.pgettext(context, message))
+        return said.format(**args) if args else said
+
+    def number(self, value: float) -> str:
+        return format_decimal(value, locale=self.locale)
+
+    def date(self, value: date, format: str = "medium") -> str:
+        return format_date(value, format=format, locale=self.locale)
+
+    def datetime(self, value: datetime, format: str = "medium") -> str:
+        return format_datetime(value, format=format, locale=self.locale)
+
+    def join(self, items: Iterable[str]) -> str:
+        """'a, b and c' in this language."""
+        from babel.lists import format_list
+
+        return format_list(list(items), locale=self.locale)
+
+    def __repr__(self) -> str:
+        return f"<Translator {self.lang}>"
+
+
+_lock = threading.Lock()
+
+
+@cache
+def translator(lang: str | None = "en") -> Translator:
+    """The translator of `lang` (anything unknown reads English)."""
+    code = language_of(lang) or "en"
+    with _lock:
+        return Translator(code, _load(code))
+
+
+def refusal_text(problem: object, tr: Translator) -> str:
+    """A refusal in `tr`'s language: the rules' own (a `Refusal` keeps its template and values;
+    a value that names a thing, such as an animal, is named in the language) or, for any other
+    reason, the reason as it was said."""
+    template = getattr(problem, "template", None)
+    values = getattr(problem, "values", None)
+    if isinstance(template, str) and isinstance(values, dict):
+        named = {
+            k: tr.pgettext("animal", v) if isinstance(v, str) else v for k, v in values.items()
+        }
+        return tr.gettext(template, **named)
+    return str(problem)
+
+
+def _load(lang: str) -> NullTranslations:
+    if lang == "en":
+        return NullTranslations()
+    if lang == PSEUDO:
+        from campfire.i18n.pseudo import pseudo_catalog
+
+        return _from_catalog(pseudo_catalog())
+    folder = LOCALE_DIR / lang / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as fp:
+            return Translations(fp, domain=DOMAIN)
+    if not po.exists():
+        return NullTranslations()
+    with po.open("rb") as fp:
+        catalog = read_po(fp, locale=lang, domain=DOMAIN)
+    return _from_catalog(catalog)
+
+
+def _from_catalog(catalog: Catalog) -> Translations:
+    """A catalogue compiled in memory (a fresh checkout has no `.mo` yet)."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def catalog_of(lang: str) -> Catalog:
+    """The `.po` catalogue of `lang` as Babel reads it (tests and the JSON catalogues)."""
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as fp:
+        return read_po(fp, locale=lang, domain=DOMAIN)
+
+
+def known(lang: str) -> bool:
+    try:
+        Locale.parse(lang)
+    except (UnknownLocaleError, ValueError):
+        return False
+    return True
