@@ -17,7 +17,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, cast
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -244,6 +244,18 @@ def create_app(
                 "or pick another name",
             )
         return name
+
+    async def watcher_name(
+        websocket: WebSocket, table: LiveTable, raw: str | None
+    ) -> tuple[str | None, bool]:
+        """The name a spectator watches and chats under: a signed-in one's account name
+        (whatever the hello says; their own seat here may carry it), a guest's own unless an
+        account goes by it."""
+        account = await accounts.current(websocket)
+        if account is None:
+            return await seat_name(raw, None), False
+        sits = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
+        return account.name, sits is not None
 
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
@@ -591,7 +603,7 @@ def create_app(
         }
 
     add_account_routes(app, accounts)
-    add_socket_routes(app, hub, table_named, lambda: ops.draining)
+    add_socket_routes(app, hub, table_named, lambda: ops.draining, watcher_name)
     add_ops_routes(app, ops)
     add_page_routes(app)
     add_profile_routes(app, hub.results, hub.store)
