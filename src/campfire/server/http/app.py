@@ -127,6 +127,7 @@ def create_app(
     id_salt: str | None = None,
     signin_per_account: int = signin_limits.PER_ACCOUNT,
     signin_per_address: int = signin_limits.PER_ADDRESS,
+    signin_window: float = signin_limits.WINDOW,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg); with
     `redis_url`, any number of processes serve the same database together.
@@ -134,7 +135,9 @@ def create_app(
     `clock_choices` are the seconds per turn a table may ask for (tests add a short one);
     a seeded server draws table ids from the seed and `id_salt` (default: random per process,
     so two processes never draw the same ids; tests fix it to deal the same way every run).
-    `signin_per_account` and `signin_per_address`: password sign-ins in 5 minutes."""
+    `signin_per_account` and `signin_per_address`: password sign-ins in `signin_window`
+    seconds (`campfire serve --signin-per-account`, `--signin-per-address`,
+    `--signin-window`)."""
     storage = Storage(db_url, schema=schema)
     bus = make_bus(redis_url, db_url, schema)
     limit = CreationLimit(bus, tables_per_minute)
@@ -159,7 +162,12 @@ def create_app(
     accounts = Accounts(
         AccountStore(storage.engine),
         hasher,
-        SignInLimit(bus.hit, per_account=signin_per_account, per_address=signin_per_address),
+        SignInLimit(
+            bus.hit,
+            per_account=signin_per_account,
+            per_address=signin_per_address,
+            window=signin_window,
+        ),
         bus.hit,
     )
 
