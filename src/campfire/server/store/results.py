@@ -64,6 +64,16 @@ def _shown(mu: float | None, sigma: float | None) -> int | None:
     return None if mu is None or sigma is None else Skill(mu, sigma).shown
 
 
+def _one_snapshot(db: Any) -> None:
+    """Make the reads of `db` see one moment: a game's row and its rating change commit
+    together, and a profile read across that commit showed the game with the rating before
+    it (PostgreSQL: one REPEATABLE READ transaction; SQLite: one read transaction)."""
+    if db.dialect.name == "sqlite":
+        db.exec_driver_sql("BEGIN")
+    else:
+        db.execution_options(isolation_level="REPEATABLE READ")
+
+
 def _seat_summary(document: Any, seat: int, game: str) -> dict[str, Any] | None:
     """One seat's accuracy and teaching statistics from a stored review (None: the review
     does not judge that seat)."""
@@ -262,20 +272,21 @@ class Results:
     def player(self, name: str, key: str, limit: int = RECENT_DEFAULT) -> dict[str, Any] | None:
         """The profile of the account whose folded name is `key` (None: no such account)."""
         with self.engine.connect() as db:
+            _one_snapshot(db)
             account = db.execute(
                 select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.name_key == key)
             ).first()
             if account is None:
                 return None
-            standing = {
-                r.game: r
-                for r in db.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
-            }
             rows = db.execute(
                 select(player_games_t)
                 .where(player_games_t.c.account_id == account.id)
                 .order_by(player_games_t.c.at.desc(), player_games_t.c.table_id)
             ).all()
+            standing = {
+                r.game: r
+                for r in db.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
+            }
         reviewed = self._reviewed(account.id)
         ratings: dict[str, Any] = {}
         for game in sorted(all_games()):
@@ -379,8 +390,13 @@ class Results:
     def leaderboard(self, game: str, offset: int, limit: int) -> dict[str, Any]:
         """One page of `game`'s rated players, best first (mu, then more games, then name)."""
         with self.engine.connect() as db:
+            # counted as listed: a rating row of no account (one a game that ended as its
+            # account was deleted wrote) is neither shown nor counted
             total = db.execute(
-                select(func.count()).select_from(ratings_t).where(ratings_t.c.game == game)
+                select(func.count())
+                .select_from(ratings_t)
+                .join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
+                .where(ratings_t.c.game == game)
             ).scalar_one()
             rows = db.execute(
                 select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)
