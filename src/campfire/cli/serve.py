@@ -48,6 +48,19 @@ def serve(
     tables_per_minute: Annotated[
         int, typer.Option(help="new tables one address may open in a minute")
     ] = 30,
+    signin_per_account: Annotated[
+        int,
+        typer.Option(help="password sign-ins one account may be tried with in the window"),
+    ] = 10,
+    signin_per_address: Annotated[
+        int,
+        typer.Option(
+            help="password sign-ins one address may try in the window (every account together)"
+        ),
+    ] = 30,
+    signin_window: Annotated[
+        float, typer.Option(help="seconds the sign-in limits count over")
+    ] = 300.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
@@ -111,6 +124,9 @@ def serve(
             seed=seed,
             away_seconds=away_seconds,
             tables_per_minute=tables_per_minute,
+            signin_per_account=signin_per_account,
+            signin_per_address=signin_per_address,
+            signin_window=signin_window,
             ws_deflate=ws_deflate,
             waiting_hours=waiting_hours,
             waiting_per_address=waiting_per_address,
@@ -136,6 +152,9 @@ def _serve(
     seed: int | None,
     away_seconds: float,
     tables_per_minute: int,
+    signin_per_account: int,
+    signin_per_address: int,
+    signin_window: float,
     ws_deflate: bool,
     waiting_hours: float,
     waiting_per_address: int,
@@ -159,6 +178,12 @@ def _serve(
         fail(f"--away-seconds cannot be negative ({away_seconds})")
     if tables_per_minute < 1:
         fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
+    if signin_per_account < 1:
+        fail(f"--signin-per-account must be at least 1, not {signin_per_account}")
+    if signin_per_address < 1:
+        fail(f"--signin-per-address must be at least 1, not {signin_per_address}")
+    if not 1 <= signin_window <= 86400:
+        fail(f"--signin-window must be between 1 and 86400 seconds, not {signin_window:g}")
     if not waiting_hours > 0:
         fail(f"--waiting-hours must be above 0, not {waiting_hours}")
     if waiting_per_address < 1:
@@ -176,6 +201,9 @@ def _serve(
         "redis_url": redis,
         "waiting_hours": waiting_hours,
         "waiting_per_address": waiting_per_address,
+        "signin_per_account": signin_per_account,
+        "signin_per_address": signin_per_address,
+        "signin_window": signin_window,
     }
     if redis is not None:
         try:

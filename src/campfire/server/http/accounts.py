@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import Field, StrictStr
+from starlette.requests import HTTPConnection
 
 from campfire.accounts import passkeys
 from campfire.accounts.limits import SignInLimit, TooMany
@@ -68,7 +69,7 @@ def busy() -> Refused:
     )
 
 
-def page_origin(request: Request) -> str | None:
+def page_origin(request: HTTPConnection) -> str | None:
     """The `Origin` of a write sent with the session cookie, refused (403) when it names
     another site than this server; None when the client sent none (not a browser page)."""
     origin = request.headers.get("origin")
@@ -107,9 +108,9 @@ class Accounts:
     async def _db(self, fn: Any, *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args)
 
-    async def current(self, request: Request, *, write: bool = False) -> Account | None:
-        """The signed-in account of a request (None: a guest). For a write that carries the
-        cookie, the page it came from must be this server's."""
+    async def current(self, request: HTTPConnection, *, write: bool = False) -> Account | None:
+        """The signed-in account of a request or a WebSocket (None: a guest). For a write that
+        carries the cookie, the page it came from must be this server's."""
         session_id = request.cookies.get(COOKIE)
         if not plausible(session_id):
             return None

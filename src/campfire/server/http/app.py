@@ -17,7 +17,7 @@ import secrets
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, cast
 
-from fastapi import FastAPI, Header, Request
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -127,6 +127,7 @@ def create_app(
     id_salt: str | None = None,
     signin_per_account: int = signin_limits.PER_ACCOUNT,
     signin_per_address: int = signin_limits.PER_ADDRESS,
+    signin_window: float = signin_limits.WINDOW,
 ) -> FastAPI:
     """The server: `db_url` is any SQLAlchemy URL (`postgresql://...` uses psycopg); with
     `redis_url`, any number of processes serve the same database together.
@@ -134,7 +135,9 @@ def create_app(
     `clock_choices` are the seconds per turn a table may ask for (tests add a short one);
     a seeded server draws table ids from the seed and `id_salt` (default: random per process,
     so two processes never draw the same ids; tests fix it to deal the same way every run).
-    `signin_per_account` and `signin_per_address`: password sign-ins in 5 minutes."""
+    `signin_per_account` and `signin_per_address`: password sign-ins in `signin_window`
+    seconds (`campfire serve --signin-per-account`, `--signin-per-address`,
+    `--signin-window`)."""
     storage = Storage(db_url, schema=schema)
     bus = make_bus(redis_url, db_url, schema)
     limit = CreationLimit(bus, tables_per_minute)
@@ -159,7 +162,12 @@ def create_app(
     accounts = Accounts(
         AccountStore(storage.engine),
         hasher,
-        SignInLimit(bus.hit, per_account=signin_per_account, per_address=signin_per_address),
+        SignInLimit(
+            bus.hit,
+            per_account=signin_per_account,
+            per_address=signin_per_address,
+            window=signin_window,
+        ),
         bus.hit,
     )
 
@@ -244,6 +252,18 @@ def create_app(
                 "or pick another name",
             )
         return name
+
+    async def watcher_name(
+        websocket: WebSocket, table: LiveTable, raw: str | None
+    ) -> tuple[str | None, bool]:
+        """The name a spectator watches and chats under: a signed-in one's account name
+        (whatever the hello says; their own seat here may carry it), a guest's own unless an
+        account goes by it."""
+        account = await accounts.current(websocket)
+        if account is None:
+            return await seat_name(raw, None), False
+        sits = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
+        return account.name, sits is not None
 
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
@@ -591,7 +611,7 @@ def create_app(
         }
 
     add_account_routes(app, accounts)
-    add_socket_routes(app, hub, table_named, lambda: ops.draining)
+    add_socket_routes(app, hub, table_named, lambda: ops.draining, watcher_name)
     add_ops_routes(app, ops)
     add_page_routes(app)
     add_profile_routes(app, hub.results, hub.store)

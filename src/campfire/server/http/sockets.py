@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -35,8 +35,23 @@ from campfire.server.tables.live import LiveTable
 HELLO_TIMEOUT = 10.0
 
 
+#: the name a spectator watches (and chats) under, from the socket (its session cookie) and the
+#: name the hello gave (None: none), and whether that name is of a seat at the table (its own)
+WatcherName = Callable[[WebSocket, LiveTable, str | None], Awaitable[tuple[str | None, bool]]]
+
+
+async def _guest_name(
+    _websocket: WebSocket, _table: LiveTable, raw: str | None
+) -> tuple[str | None, bool]:
+    return (None if raw is None else display_name(raw)), False
+
+
 def add_socket_routes(
-    app: FastAPI, hub: Hub, table_named: Any, draining: Callable[[], bool] = lambda: False
+    app: FastAPI,
+    hub: Hub,
+    table_named: Any,
+    draining: Callable[[], bool] = lambda: False,
+    watcher_name: WatcherName = _guest_name,
 ) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
@@ -50,7 +65,7 @@ def add_socket_routes(
         try:
             check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
             table = await table_named(table_id)
-            seat, name = await _hello(websocket, table)
+            seat, name, own = await _hello(websocket, table)
             await hub.sync.current(table)
             address = websocket.client.host if websocket.client else ""
             lang = negotiate(
@@ -58,7 +73,7 @@ def add_socket_routes(
                 websocket.cookies.get("lang"),
                 websocket.headers.get("accept-language"),
             )
-            conn = await hub.connect(table, seat, name, address, lang)
+            conn = await hub.connect(table, seat, name, address, lang, own_name=own)
         except Refused as refused:
             await _refuse(websocket, refused, fatal=True)
             return
@@ -120,8 +135,9 @@ def add_socket_routes(
             reason = refusal_text(refused.reason, translator(conn.lang))
             conn.push(answered_error(ref, refused.status, reason, *refusal_key(refused.reason)))
 
-    async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None]:
-        """The seat a hello's token holds (None: a spectator) and the name a spectator gave."""
+    async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None, bool]:
+        """The seat a hello's token holds (None: a spectator), the name a spectator watches
+        under (a signed-in one's account name) and whether that name is of their own seat."""
         try:
             async with asyncio.timeout(HELLO_TIMEOUT):
                 message = await _receive(websocket)
@@ -135,12 +151,13 @@ def add_socket_routes(
         if token is not None and (not isinstance(token, str) or len(token) > 100):
             raise Refused(422, "'token' must be your seat token, or null to watch")
         seat = await hub.seat_for(table, token)
+        if seat is not None:
+            return seat, None, False
         raw = message.get("name")
-        if raw is None or seat is not None:
-            return seat, None
-        if not isinstance(raw, str) or len(raw) > 200:
+        if raw is not None and (not isinstance(raw, str) or len(raw) > 200):
             raise Refused(422, "'name' must be the name you watch (and chat) under")
-        return seat, display_name(raw)
+        name, own = await watcher_name(websocket, table, raw)
+        return None, name, own
 
     async def _receive(websocket: WebSocket) -> Any:
         """The next JSON message; None when the socket closed. Refused messages get an error."""

@@ -1,6 +1,7 @@
 // A player's profile: ratings per game with their history, games played and won, statistics,
 // recent games linking to their replays. Every name goes in as text, never as markup.
 import { api, el, svg } from "/static/common.js";
+import { reviewCards } from "/static/profile-review.js";
 
 const TITLES = { powwow: "Pow Wow", wakatanka: "Waka Tanka" };
 const STAT_LABELS = {
@@ -76,6 +77,7 @@ async function main() {
   document.title = `${data.name} — Campfire`;
   root.replaceChildren(
     el("div", { class: "rating-cards" }, Object.entries(data.ratings).map(([game, r]) => gameCard(game, r))),
+    reviewCards(data.review),
     el("section", { class: "card-box" },
       el("h2", {}, "Recent games"),
       data.games.length ? el("ol", { class: "recent-games" }, data.games.map(gameRow)) : el("p", { class: "muted" }, "No finished game yet.")),

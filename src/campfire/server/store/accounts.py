@@ -21,6 +21,8 @@ from campfire.server.store.schema import (
     challenges_t,
     chat_t,
     passkeys_t,
+    player_games_t,
+    ratings_t,
     seats_t,
     sessions_t,
     tables_t,
@@ -121,9 +123,10 @@ class AccountStore:
             )
 
     def delete(self, account_id: str) -> list[str]:
-        """The account goes with its sessions and passkeys; its seats stay in the records
-        under an anonymous name, and its chat lines under the same. The ids of the tables
-        whose seats were renamed (their version counts up, so every process sees it)."""
+        """The account goes with its sessions, passkeys, ratings and profile's games; its
+        seats stay in the records under an anonymous name, and its chat lines under the same.
+        The ids of the tables whose seats were renamed (their version counts up, so every
+        process sees it)."""
         with self.engine.begin() as db:
             seats = db.execute(
                 select(seats_t.c.table_id, seats_t.c.seat).where(seats_t.c.account_id == account_id)
@@ -146,7 +149,8 @@ class AccountStore:
                     .where(tables_t.c.id.in_(ids))
                     .values(version=tables_t.c.version + 1)
                 )
-            for t in (sessions_t, passkeys_t, challenges_t):
+            # its ratings and its profile's games go too: off the leaderboards and the profiles
+            for t in (sessions_t, passkeys_t, challenges_t, ratings_t, player_games_t):
                 db.execute(delete(t).where(t.c.account_id == account_id))
             db.execute(delete(accounts_t).where(accounts_t.c.id == account_id))
         return ids

@@ -10,7 +10,9 @@ moves the ratings exactly once. Synchronous: the server calls it from worker thr
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +40,7 @@ from campfire.server.store.schema import (
     player_games_t,
     ratings_t,
     results_t,
+    reviews_t,
     seats_t,
     tables_t,
 )
@@ -51,16 +54,63 @@ PAGE_MAX = 100
 RECENT_DEFAULT = 50
 RECENT_MAX = 200
 BOT = "bot"
+#: a profile's review figures add up at most this many of the player's newest reviewed games
+REVIEWED_MAX = 200
+#: each reviewed seat's figures kept in memory (a stored review never changes)
+REVIEW_SUMMARIES_KEPT = 20_000
 
 
 def _shown(mu: float | None, sigma: float | None) -> int | None:
     return None if mu is None or sigma is None else Skill(mu, sigma).shown
 
 
+def _one_snapshot(db: Any) -> None:
+    """Make the reads of `db` see one moment: a game's row and its rating change commit
+    together, and a profile read across that commit showed the game with the rating before
+    it (PostgreSQL: one REPEATABLE READ transaction; SQLite: one read transaction)."""
+    if db.dialect.name == "sqlite":
+        db.exec_driver_sql("BEGIN")
+    else:
+        db.execution_options(isolation_level="REPEATABLE READ")
+
+
+def _seat_summary(document: Any, seat: int, game: str) -> dict[str, Any] | None:
+    """One seat's accuracy and teaching statistics from a stored review (None: the review
+    does not judge that seat)."""
+    try:
+        accuracy = float(document["seats"][str(seat)]["accuracy"])
+        stats = document.get("statistics", {}).get(str(seat), {})
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    numbers = {k: v for k, v in stats.items() if isinstance(v, (int, float))}
+    return {"game": game, "accuracy": accuracy, "stats": numbers}
+
+
+def _review_totals(games: list[dict[str, Any]]) -> dict[str, Any]:
+    """A game's reviewed games added up: how many, the mean accuracy, each count summed and
+    the average loss per decision averaged over the games."""
+    if not games:
+        return {"games": 0, "accuracy": None, "stats": {}}
+    stats: dict[str, float] = {}
+    for g in games:
+        for k, v in g["stats"].items():
+            stats[k] = stats.get(k, 0) + v
+    if "average_loss" in stats:
+        stats["average_loss"] = round(stats["average_loss"] / len(games), 4)
+    return {
+        "games": len(games),
+        "accuracy": round(sum(g["accuracy"] for g in games) / len(games), 1),
+        "stats": {k: (int(v) if k != "average_loss" else v) for k, v in stats.items()},
+    }
+
+
 class Results:
     """Reads and writes results through the storage's engine."""
 
     def __init__(self, engine: Engine) -> None:
+        #: (table, seat) -> that seat's figures from the table's stored review
+        self._summaries: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._summaries_lock = threading.Lock()
         self.engine = engine
 
     # --- writing ---------------------------------------------------------------------------
@@ -222,20 +272,22 @@ class Results:
     def player(self, name: str, key: str, limit: int = RECENT_DEFAULT) -> dict[str, Any] | None:
         """The profile of the account whose folded name is `key` (None: no such account)."""
         with self.engine.connect() as db:
+            _one_snapshot(db)
             account = db.execute(
                 select(accounts_t.c.id, accounts_t.c.name).where(accounts_t.c.name_key == key)
             ).first()
             if account is None:
                 return None
-            standing = {
-                r.game: r
-                for r in db.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
-            }
             rows = db.execute(
                 select(player_games_t)
                 .where(player_games_t.c.account_id == account.id)
                 .order_by(player_games_t.c.at.desc(), player_games_t.c.table_id)
             ).all()
+            standing = {
+                r.game: r
+                for r in db.execute(select(ratings_t).where(ratings_t.c.account_id == account.id))
+            }
+        reviewed = self._reviewed(account.id)
         ratings: dict[str, Any] = {}
         for game in sorted(all_games()):
             mine = [r for r in rows if r.game == game]
@@ -280,16 +332,71 @@ class Results:
                 "at": r.at,
                 "rating_before": _shown(r.mu_before, r.sigma_before),
                 "rating_after": _shown(r.mu_after, r.sigma_after),
+                "accuracy": reviewed.get((r.table_id, r.seat), {}).get("accuracy"),
             }
             for r in rows[:limit]
         ]
-        return {"name": account.name, "ratings": ratings, "games": games_out}
+        review = {
+            game: _review_totals([v for (t, _), v in reviewed.items() if v["game"] == game])
+            for game in sorted(all_games())
+        }
+        return {"name": account.name, "ratings": ratings, "games": games_out, "review": review}
+
+    def _reviewed(self, account_id: str) -> dict[tuple[str, int], dict[str, Any]]:
+        """The account's newest finished games that have a stored review, with that seat's
+        figures from it: `{(table, seat): {"game", "accuracy", "stats"}}`. Only reviews
+        already stored count (a profile never has one made); each is read once a process."""
+        with self.engine.connect() as db:
+            keys = db.execute(
+                select(player_games_t.c.table_id, player_games_t.c.seat, player_games_t.c.game)
+                .join(reviews_t, reviews_t.c.table_id == player_games_t.c.table_id)
+                .where(player_games_t.c.account_id == account_id)
+                .order_by(player_games_t.c.at.desc(), player_games_t.c.table_id)
+                .limit(REVIEWED_MAX)
+            ).all()
+            with self._summaries_lock:
+                known = {
+                    (k.table_id, k.seat): self._summaries.get((k.table_id, k.seat)) for k in keys
+                }
+            missing = sorted({t for (t, _), v in known.items() if v is None})
+            texts = (
+                dict(
+                    db.execute(
+                        select(reviews_t.c.table_id, reviews_t.c.review).where(
+                            reviews_t.c.table_id.in_(missing)
+                        )
+                    ).all()
+                )
+                if missing
+                else {}
+            )
+        out: dict[tuple[str, int], dict[str, Any]] = {}
+        documents: dict[str, Any] = {}
+        for k in keys:
+            summary = known[(k.table_id, k.seat)]
+            if summary is None:
+                if k.table_id not in documents:
+                    documents[k.table_id] = orjson.loads(texts.get(k.table_id) or "{}")
+                summary = _seat_summary(documents[k.table_id], k.seat, k.game)
+                if summary is None:
+                    continue
+                with self._summaries_lock:
+                    self._summaries[(k.table_id, k.seat)] = summary
+                    while len(self._summaries) > REVIEW_SUMMARIES_KEPT:
+                        self._summaries.popitem(last=False)
+            out[(k.table_id, k.seat)] = summary
+        return out
 
     def leaderboard(self, game: str, offset: int, limit: int) -> dict[str, Any]:
         """One page of `game`'s rated players, best first (mu, then more games, then name)."""
         with self.engine.connect() as db:
+            # counted as listed: a rating row of no account (one a game that ended as its
+            # account was deleted wrote) is neither shown nor counted
             total = db.execute(
-                select(func.count()).select_from(ratings_t).where(ratings_t.c.game == game)
+                select(func.count())
+                .select_from(ratings_t)
+                .join(accounts_t, accounts_t.c.id == ratings_t.c.account_id)
+                .where(ratings_t.c.game == game)
             ).scalar_one()
             rows = db.execute(
                 select(accounts_t.c.name, ratings_t.c.mu, ratings_t.c.sigma, ratings_t.c.games)

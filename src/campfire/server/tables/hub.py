@@ -1019,9 +1019,13 @@ class Hub:
         name: str | None = None,
         address: str = "",
         lang: str = "en",
+        *,
+        own_name: bool = False,
     ) -> Connection:
+        """A socket of `table` for `seat` (None: a spectator named `name`; `own_name`: the
+        name is the spectator's own account's, which may sit here and watch from elsewhere)."""
         replaced = admit(table.connections, seat, address)
-        if name is not None and table.named(name):
+        if name is not None and not own_name and table.named(name):
             raise Refused(409, f"a player at this table is called {name!r}: pick another name")
         if replaced is not None:
             table.connections.discard(replaced)
