@@ -2,12 +2,16 @@
 
 A move is worth the seat's expected share of the win. The judge tracks the cards as the seat
 could (`tracking.track_pair`: its hand, the cards it placed, every reveal and who took what),
-takes medium's best few options by that tracking and the move played, deals many worlds of the
-hidden cards that fit the view, weighed by how well they fit what the others chose to play
-(`HardBot.deal`), and plays every option on in each world with everyone as medium: to the end
-of the game, or for `horizon` turns and then valued by who is nearest to winning
-(`hard.standing`). Every option meets the same worlds, so their difference is not the luck of
-the deal.
+takes medium's best few options by that tracking, the expert's own best and the move played,
+deals many worlds of the hidden cards that fit the view, weighed by how well they fit what the
+others chose to play (`HardBot.deal`), and plays every option on in each world as the expert
+itself would search the table (`expert.ReadTable`): the seat by the expert's own scoring
+(`expert_options`), every other seat as a kind of player (medium, easy or random) drawn for
+each world from the expert's reading of that seat's record so far (`ExpertBot.types`, learnt
+from the seat's views as the expert learns them), a seat drawn as medium calling at its own
+read rate. A playout runs to the end of the game, or for `horizon` turns and is then valued by
+who is nearest to winning (`race`). Every option meets the same worlds and the same kinds, so
+their difference is not the luck of the deal.
 
 The judge depends on the seat's views alone (never the state), and it does not import the game
 object: the package wires it.
@@ -23,8 +27,13 @@ from typing import Any
 
 from campfire.bots.search import Playout, evaluate
 from campfire.games.wakatanka.actions import Action, Play, Spell
-from campfire.games.wakatanka.bots.expert import EXPERT_TOKEN, expert_options
-from campfire.games.wakatanka.bots.hard import HardBot, medium_policy, won_share
+from campfire.games.wakatanka.bots.expert import (
+    EXPERT_TOKEN,
+    ExpertBot,
+    ReadTable,
+    expert_options,
+)
+from campfire.games.wakatanka.bots.hard import HardBot, won_share
 from campfire.games.wakatanka.bots.medium import scored_options
 from campfire.games.wakatanka.cards import TILE_INDEX, TOKENS_TO_WIN
 from campfire.games.wakatanka.models import seat_records
@@ -78,6 +87,9 @@ class WakatankaSeatJudge:
         self.dealer.rng = self.rng
         self.options = options
         self.horizon = horizon
+        #: the expert's reading of the others (their kinds), from this seat's views only, with
+        #: its own random stream: learnt at each judged move, as the expert learns at its own
+        self.reader = ExpertBot(seed + 7919, trust=None)
 
     def observe(self, view: WakatankaView) -> None:
         """Nothing to learn between moves: the tracking reads the whole public record."""
@@ -85,11 +97,14 @@ class WakatankaSeatJudge:
     def judge(self, view: WakatankaView, legal: Sequence[Action], played: Action) -> Verdict:
         me = view.seat
         assert me is not None
+        self.reader._learn(view)
+        self.reader._previous = (view, played)
         mine, public = track_pair(view)
         scored = sorted(scored_options(view, mine, public), key=lambda item: -item[0])
         options = [a for _, a in scored if a in legal][: self.options]
         nxt = (me + 1) % view.players
-        racing = expert_options(view, seat_records(view)[nxt].call_rate)
+        rates = [r.call_rate for r in seat_records(view)]
+        racing = expert_options(view, rates[nxt])
         for action in (next((a for _, a in racing if a in legal), played), played):
             if action not in options:
                 options.append(action)
@@ -99,18 +114,20 @@ class WakatankaSeatJudge:
             if action not in options:
                 options.append(action)
         worlds = self.dealer.deal(view, mine)
+        others = {s: self.reader.types(s) for s in range(view.players) if s != me}
+        table = ReadTable(me, others, rates, self.rng)
         playout = Playout(
-            medium_policy,
+            table,
             lambda s: won_share(s, me),
             horizon=self.horizon,
             fallback=lambda s: race(s.tokens, s.hand_size, me),
         )
-        values = evaluate(options, worlds, playout, self.rng)
+        values = evaluate(options, worlds, playout, self.rng, table.deal)
         top = max(range(len(options)), key=lambda i: (round(values[i], 9), options[i] == played))
         best = options[top]
         played_value = best_value = values[options.index(played)]
         if best != played:
-            best_value, played_value = self.again(view, mine, playout, best, played)
+            best_value, played_value = self.again(view, mine, playout, table, best, played)
         detail: dict[str, Any] = {
             "kind": "read",
             "played_value": round(played_value, 4),
@@ -141,7 +158,13 @@ class WakatankaSeatJudge:
         return Verdict(best, best_value, played_value, note, detail)
 
     def again(
-        self, view: WakatankaView, mine: Tracker, playout: Playout, best: Action, played: Action
+        self,
+        view: WakatankaView,
+        mine: Tracker,
+        playout: Playout,
+        table: ReadTable,
+        best: Action,
+        played: Action,
     ) -> tuple[float, float]:
         """The best move and the played one valued again, in fresh worlds: the best of several
         noisy estimates is biased upwards, so the first estimates do not measure the loss. The
@@ -150,6 +173,7 @@ class WakatankaSeatJudge:
         diffs = []
         total = 0.0
         for world, _ in self.dealer.deal(view, mine):
+            table.deal(world)  # both moves meet the same kinds of player in the same world
             a = playout.after(world, best, self.rng)
             b = playout.after(world, played, self.rng)
             total += a
