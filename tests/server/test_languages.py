@@ -150,3 +150,19 @@ def test_two_seats_and_a_spectator_each_read_their_own_language(client: Client) 
     # what is kept carries no language: the state over HTTP in English, the chat untouched
     english = client.state(table_id, made["token"])
     assert "You guess 7." in [e["text"] for e in english["events"]]
+
+
+def test_an_account_refusal_and_a_refused_page_in_the_requests_language(client: Client) -> None:
+    wrong = {"name": "Nobody", "password": "not it at all"}
+    de = client.http.post("/api/session", json=wrong, headers={"Accept-Language": "de"})
+    en = client.http.post("/api/session", json=wrong)
+    # the same shape, the reason in the asker's language
+    assert en.status_code == de.status_code == 401
+    assert en.json() == {"error": "wrong name or password"}
+    assert de.json() == {"error": translator("de").gettext("wrong name or password")}
+    assert de.json()["error"] != en.json()["error"]
+    page = client.http.get("/rules/chess?lang=fr", headers={"Accept": "text/html"})
+    fr = translator("fr")
+    assert page.status_code == 404 and '<html lang="fr"' in page.text
+    assert fr.gettext("Nothing here") in page.text and "Nothing here" not in page.text
+    assert fr.gettext("Back to the lobby") in page.text

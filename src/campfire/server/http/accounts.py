@@ -26,11 +26,13 @@ from campfire.accounts.limits import SignInLimit, TooMany
 from campfire.accounts.names import BadName, account_name
 from campfire.accounts.passwords import PASSWORD_MAX, BadPassword, Busy, Hasher, check_password
 from campfire.accounts.sessions import COOKIE, clearing_header, cookie_header, plausible
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.server.http.requests import _Body, read_body
 from campfire.server.refusals import Refused
 from campfire.server.store.accounts import Account, AccountStore, AccountTaken
 
-WRONG = "wrong name or password"
+WRONG = Refusal(N_("wrong name or password"))
 #: new accounts one address may open in an hour
 SIGNUPS_PER_HOUR = 20
 
@@ -64,7 +66,7 @@ def busy() -> Refused:
     """503 with `Retry-After`: every hashing thread is busy and the queue is full."""
     return Refused(
         503,
-        "the server is checking many passwords right now: try again in a moment",
+        Refusal(N_("the server is checking many passwords right now: try again in a moment")),
         retry_after=2,
     )
 
@@ -75,7 +77,7 @@ def page_origin(request: HTTPConnection) -> str | None:
     origin = request.headers.get("origin")
     fetch_site = request.headers.get("sec-fetch-site")
     if fetch_site == "cross-site":
-        raise Refused(403, "a signed-in change must come from this site's own pages")
+        raise Refused(403, Refusal(N_("a signed-in change must come from this site's own pages")))
     if origin is None:
         return None
     wanted = urlsplit(f"//{request.headers.get('host', '')}").hostname
@@ -123,7 +125,9 @@ class Accounts:
     async def required(self, request: Request, *, write: bool = False) -> Account:
         account = await self.current(request, write=write)
         if account is None:
-            raise Refused(401, "you are not signed in (or your session ended): sign in first")
+            raise Refused(
+                401, Refusal(N_("you are not signed in (or your session ended): sign in first"))
+            )
         return account
 
 
@@ -177,7 +181,13 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         if wait is not None:
             raise too_many("too many new accounts from your address", wait)
         if await db(store.named, name) is not None:
-            raise Refused(409, f"the name {name!r} is taken (ignoring case and look-alike letters)")
+            raise Refused(
+                409,
+                Refusal(
+                    N_("the name {name} is taken (ignoring case and look-alike letters)"),
+                    name=repr(name),
+                ),
+            )
         try:
             hashed = await accounts.hasher.hash(password)
         except Busy:
@@ -271,7 +281,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             raise too_many(error.reason, error.wait) from None
         try:
             if not await accounts.hasher.verify(body.current, account.password_hash):
-                raise Refused(403, "the current password is not right")
+                raise Refused(403, Refusal(N_("the current password is not right")))
             hashed = await accounts.hasher.hash(password)
         except Busy:
             raise busy() from None
@@ -287,7 +297,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         except Busy:
             raise busy() from None
         if not ok:
-            raise Refused(403, "the password is not right: the account stays")
+            raise Refused(403, Refusal(N_("the password is not right: the account stays")))
         tables = await db(store.delete, account.id)
         if accounts.renamed is not None:
             await accounts.renamed(tables)
@@ -314,7 +324,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         rp_id, origin = _relying_party(request)
         kept = await db(store.take_challenge, body.challenge)
         if kept is None or kept[1] != account.id:
-            raise Refused(400, "that passkey request has expired: start again")
+            raise Refused(400, Refusal(N_("that passkey request has expired: start again")))
         try:
             made = passkeys.verify_registration(body.credential, kept[0], rp_id, origin)
         except passkeys.PasskeyRefused as error:
@@ -323,14 +333,14 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             store.add_passkey, account.id, made.credential_id, made.public_key, made.sign_count
         )
         if not added:
-            raise Refused(409, "that passkey is registered already")
+            raise Refused(409, Refusal(N_("that passkey is registered already")))
         return {"id": made.credential_id}
 
     @app.delete("/api/passkeys/{credential_id}", status_code=204)
     async def passkey_remove(credential_id: str, request: Request) -> Response:
         account = await accounts.required(request, write=True)
         if not await db(store.remove_passkey, account.id, credential_id[:1400]):
-            raise Refused(404, "this account has no such passkey")
+            raise Refused(404, Refusal(N_("this account has no such passkey")))
         return Response(status_code=204)
 
     @app.post("/api/passkeys/signin/options")
@@ -350,11 +360,11 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         rp_id, origin = _relying_party(request)
         kept = await db(store.take_challenge, body.challenge)
         if kept is None or kept[1] is not None:
-            raise Refused(400, "that passkey request has expired: start again")
+            raise Refused(400, Refusal(N_("that passkey request has expired: start again")))
         credential_id = passkeys.credential_id_of(body.credential)
         key = await db(store.passkey, credential_id) if credential_id else None
         if key is None:
-            raise Refused(401, "this passkey belongs to no account here")
+            raise Refused(401, Refusal(N_("this passkey belongs to no account here")))
         try:
             count = passkeys.verify_authentication(
                 body.credential, kept[0], rp_id, origin, key.public_key, key.sign_count
@@ -364,6 +374,6 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         await db(store.passkey_used, key.credential_id, count)
         account = await db(store.by_id, key.account_id)
         if account is None:
-            raise Refused(401, "this passkey belongs to no account here")
+            raise Refused(401, Refusal(N_("this passkey belongs to no account here")))
         session_id = await db(store.open_session, account.id, request.cookies.get(COOKIE))
         return _signed_in(request, session_id, {"name": account.name}, 200)

@@ -13,7 +13,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from campfire.i18n import LANGUAGES, language_of, refusal_text, translator
+from campfire.i18n import LANGUAGES, N_, PSEUDO, language_of, refusal_text, translator
+from campfire.i18n.extract import fill
 from campfire.i18n.scripts import script_catalogue
 from campfire.kernel import get_game
 from campfire.server.http.language import page_language, render
@@ -97,21 +98,33 @@ def add_page_routes(app: FastAPI) -> None:
 
 #: a refused page's heading and what a person can do about it, by status
 REFUSAL_PAGES = {
-    400: ("This request could not be read", "Go back and try again."),
-    401: ("This needs your seat", "Open the table from the browser you sat down with."),
-    403: ("This is not open to you", "Back to the lobby to find or start a table."),
-    404: (
-        "Nothing here",
-        "The address may be mistyped, or the table has expired. Find or start a table in the "
-        "lobby.",
+    400: (N_("This request could not be read"), N_("Go back and try again.")),
+    401: (
+        N_("This needs your seat"),
+        N_("Open the table from the browser you sat down with."),
     ),
-    409: ("Not at this point of the game", "Go back to the table: it shows what can be done now."),
+    403: (N_("This is not open to you"), N_("Back to the lobby to find or start a table.")),
+    404: (
+        N_("Nothing here"),
+        N_(
+            "The address may be mistyped, or the table has expired. Find or start a table in "
+            "the lobby."
+        ),
+    ),
+    409: (
+        N_("Not at this point of the game"),
+        N_("Go back to the table: it shows what can be done now."),
+    ),
     429: (
-        "Too many at once from your address",
-        "The server limits what one address may do at once, so that no script can crowd out "
-        "the people playing. Nothing is lost: wait a little, then try again.",
+        N_("Too many at once from your address"),
+        N_(
+            "The server limits what one address may do at once, so that no script can crowd "
+            "out the people playing. Nothing is lost: wait a little, then try again."
+        ),
     ),
 }
+#: the heading and advice of a refusal with any other status
+REFUSED_OTHERWISE = (N_("This cannot be done"), N_("Go back and try again."))
 
 
 def wants_page(accept: str) -> bool:
@@ -140,15 +153,19 @@ def refusal(
     """A refusal as `{"error": reason}`, or as a page for a browser that opened the address:
     what happened, what to do, and when to try again if that is known (`Retry-After`)."""
     headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else {}
-    reason = refusal_text(reason, translator(page_language(request)))
+    lang = page_language(request)
+    tr = translator(lang)
+    reason = refusal_text(reason, tr)
     if not wants_page(request.headers.get("accept", "")):
         return JSONResponse({"error": reason}, status_code=status, headers=headers)
-    heading, advice = REFUSAL_PAGES.get(status, ("This cannot be done", "Go back and try again."))
+    heading, advice = (tr.gettext(t) for t in REFUSAL_PAGES.get(status, REFUSED_OTHERWISE))
     when = ""
     if retry_after is not None:
         seconds = math.ceil(retry_after)
-        when = f"Try again in {seconds} second{'s' if seconds != 1 else ''}."
-    page = (STATIC / "refused.html").read_text()
+        when = tr.ngettext("Try again in {n} second.", "Try again in {n} seconds.", seconds)
+    page = fill((STATIC / "refused.html").read_text(), tr.gettext)
+    shown = "en" if lang == PSEUDO else lang
+    page = page.replace('<html lang="en">', f'<html lang="{shown}" data-lang="{lang}">', 1)
     for key, value in {
         "status": str(status),
         "heading": heading,
@@ -160,6 +177,7 @@ def refusal(
     page = page.replace('<p class="refusal-when"></p>', "")
     # the same address again, for a page load (a person cannot resend anything else from here)
     again = request.url.path if request.method in ("GET", "HEAD") else None
-    link = f'<a class="button" href="{escape(again)}">Try again</a>' if again else ""
+    again_word = escape(tr.gettext("Try again"))
+    link = f'<a class="button" href="{escape(again)}">{again_word}</a>' if again else ""
     page = page.replace("{{again}}", link)
     return HTMLResponse(page, status_code=status, headers=headers)

@@ -1,6 +1,9 @@
 // The account page: sign up, sign in (password or passkey), and the signed-in account's
 // settings (passkeys, password, sign out here or everywhere, delete).
 import { api, el } from "/static/common.js";
+import { _, lang, ngettext } from "/static/i18n.js";
+
+const day = (seconds) => new Date(seconds * 1000).toLocaleDateString(lang === "xx" ? "en" : lang);
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,12 +19,12 @@ async function show() {
   $("signed-in").hidden = !me;
   if (!me) return;
   $("me-name").textContent = me.name;
-  $("me-sessions").textContent = me.sessions === 1 ? "Signed in on this device only." : `Signed in on ${me.sessions} devices.`;
+  $("me-sessions").textContent = me.sessions === 1 ? _("Signed in on this device only.") : ngettext("Signed in on {n} device.", "Signed in on {n} devices.", me.sessions);
   $("passkeys").replaceChildren(...(me.passkeys.length ? me.passkeys.map((k, i) =>
     el("li", {},
-      el("div", {}, el("strong", {}, `Passkey ${i + 1}`), " ", el("span", { class: "muted" }, `added ${new Date(k.created * 1000).toLocaleDateString()}${k.used ? `, last used ${new Date(k.used * 1000).toLocaleDateString()}` : ""}`)),
-      el("button", { type: "button", class: "small", onclick: () => removePasskey(k.id) }, "Remove")))
-    : [el("li", { class: "empty" }, "No passkey yet.")]));
+      el("div", {}, el("strong", {}, _("Passkey {number}", { number: i + 1 })), " ", el("span", { class: "muted" }, k.used ? _("added {added}, last used {used}", { added: day(k.created), used: day(k.used) }) : _("added {added}", { added: day(k.created) }))),
+      el("button", { type: "button", class: "small", onclick: () => removePasskey(k.id) }, _("Remove"))))
+    : [el("li", { class: "empty" }, _("No passkey yet."))]));
 }
 
 function form(id, errorId, run) {
@@ -57,7 +60,7 @@ form("password-form", "password-error", async () => {
   await api("/api/me/password", { method: "POST", body: { current: $("password-current").value, password: $("password-new").value } });
   $("password-current").value = "";
   $("password-new").value = "";
-  $("password-done").textContent = "Password changed; other devices are signed out.";
+  $("password-done").textContent = _("Password changed; other devices are signed out.");
   await show();
 });
 
@@ -83,7 +86,7 @@ function passkeysWork() {
 $("passkey-add").addEventListener("click", async () => {
   $("passkey-error").textContent = "";
   if (!passkeysWork()) {
-    $("passkey-error").textContent = "This browser cannot make passkeys (it needs a recent browser and a secure page).";
+    $("passkey-error").textContent = _("This browser cannot make passkeys (it needs a recent browser and a secure page).");
     return;
   }
   try {
@@ -92,7 +95,7 @@ $("passkey-add").addEventListener("click", async () => {
     await api("/api/passkeys/register", { method: "POST", body: { challenge: asked.challenge, credential: made.toJSON() } });
     await show();
   } catch (error) {
-    $("passkey-error").textContent = error.name === "NotAllowedError" ? "The passkey was not made (cancelled or timed out)." : error.message;
+    $("passkey-error").textContent = error.name === "NotAllowedError" ? _("The passkey was not made (cancelled or timed out).") : error.message;
   }
 });
 
@@ -108,7 +111,7 @@ async function removePasskey(id) {
 $("passkey-signin").addEventListener("click", async () => {
   $("signin-error").textContent = "";
   if (!passkeysWork()) {
-    $("signin-error").textContent = "This browser cannot use passkeys (it needs a recent browser and a secure page).";
+    $("signin-error").textContent = _("This browser cannot use passkeys (it needs a recent browser and a secure page).");
     return;
   }
   try {
@@ -117,7 +120,7 @@ $("passkey-signin").addEventListener("click", async () => {
     await api("/api/passkeys/signin", { method: "POST", body: { challenge: asked.challenge, credential: got.toJSON() } });
     await show();
   } catch (error) {
-    $("signin-error").textContent = error.name === "NotAllowedError" ? "No passkey was used (cancelled or timed out)." : error.message;
+    $("signin-error").textContent = error.name === "NotAllowedError" ? _("No passkey was used (cancelled or timed out).") : error.message;
   }
 });
 

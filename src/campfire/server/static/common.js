@@ -1,4 +1,5 @@
 // Small helpers shared by the lobby, the table and the replay pages.
+import { _, ngettext } from "/static/i18n.js";
 
 /** Build an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
 export function el(tag, attrs = {}, ...children) {
@@ -153,11 +154,11 @@ export function saveSetting(name, on) {
  * name, or "Seat n" while it is free. A name that reads like "you" or "seat 3" gets its seat
  * number, so nobody else's name can pass for you or for another seat. */
 export function seatName(table, seat, you) {
-  if (seat === you) return "You";
+  if (seat === you) return _("You");
   const s = table && table.seats[seat];
   const name = s && s.name;
-  if (!name) return `Seat ${seat}`;
-  return /^\s*(you|your|yours|me|seat\s*\d+)\s*$/i.test(name) ? `${name} (seat ${seat})` : name;
+  if (!name) return _("Seat {seat}", { seat });
+  return /^\s*(you|your|yours|me|seat\s*\d+)\s*$/i.test(name) ? _("{name} (seat {seat})", { name, seat }) : name;
 }
 
 /** The possessive for a seat, "your" for this browser's own seat ("your guess", "Ana's guess"). */
@@ -216,11 +217,11 @@ export function refusalBox({ heading, reason, advice, retryAfter = null, actions
     const left = Math.ceil((until - Date.now()) / 1000);
     if (!box.isConnected && left < Math.ceil(retryAfter)) return; // replaced meanwhile
     if (left <= 0) {
-      when.textContent = "You can try again now.";
+      when.textContent = _("You can try again now.");
       if (ready) ready();
       return;
     }
-    when.textContent = `Try again in ${plural(left, "second")}.`;
+    when.textContent = ngettext("Try again in {n} second.", "Try again in {n} seconds.", left);
     setTimeout(tick, Math.min(1000, until - Date.now() - (left - 1) * 1000));
   };
   tick();

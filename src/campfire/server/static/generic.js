@@ -1,8 +1,9 @@
 // A board for games that ship no page of their own: the view as text, the legal actions as buttons.
 import { el } from "/static/common.js";
+import { _ } from "/static/i18n.js";
 
 export function createBoard({ stage, controls, ctx }) {
-  const viewBox = el("pre", { class: "generic-view", "aria-label": "The table as data" });
+  const viewBox = el("pre", { class: "generic-view", "aria-label": _("The table as data") });
   stage.append(viewBox);
   let busy = false;
 
@@ -10,7 +11,7 @@ export function createBoard({ stage, controls, ctx }) {
     viewBox.textContent = JSON.stringify(msg.view, null, 1);
     const c = msg.controls;
     if (!c) {
-      controls.replaceChildren(el("p", { class: "muted" }, msg.table.status === "playing" ? "Waiting for the other players." : ""));
+      controls.replaceChildren(el("p", { class: "muted" }, msg.table.status === "playing" ? _("Waiting for the other players.") : ""));
       return;
     }
     const buttons = c.actions.map((action) => el("button", {
@@ -23,7 +24,7 @@ export function createBoard({ stage, controls, ctx }) {
       },
     }, Object.entries(action).map(([k, v]) => (k === "action" ? v : `${k}=${v}`)).join(" ")));
     controls.replaceChildren(el("div", { class: "generic-actions" }, buttons));
-    if (c.more) controls.append(el("p", { class: "muted" }, "More moves exist than are listed here."));
+    if (c.more) controls.append(el("p", { class: "muted" }, _("More moves exist than are listed here.")));
   }
 
   function revealed(data) {

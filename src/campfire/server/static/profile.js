@@ -2,18 +2,19 @@
 // recent games linking to their replays. Every name goes in as text, never as markup.
 import { api, el, svg } from "/static/common.js";
 import { reviewCards } from "/static/profile-review.js";
+import { _, lang, ngettext } from "/static/i18n.js";
 
 const TITLES = { powwow: "Pow Wow", wakatanka: "Waka Tanka" };
 const STAT_LABELS = {
-  disputes_won: "Disputes won",
-  disputes_lost: "Disputes lost",
-  guesses: "Guesses made",
-  guesses_disputed: "Guesses disputed",
-  guesses_held: "Disputed guesses that held",
-  bluffs_played: "Bluffs played",
-  bluffs_caught: "Bluffs caught",
-  calls: "Calls",
-  calls_right: "Calls right",
+  disputes_won: _("Disputes won"),
+  disputes_lost: _("Disputes lost"),
+  guesses: _("Guesses made"),
+  guesses_disputed: _("Guesses disputed"),
+  guesses_held: _("Disputed guesses that held"),
+  bluffs_played: _("Bluffs played"),
+  bluffs_caught: _("Bluffs caught"),
+  calls: _("Calls"),
+  calls_right: _("Calls right"),
 };
 const title = (game) => TITLES[game] || game;
 const shown = (r) => `${r.rating}${r.provisional ? "?" : ""}`;
@@ -42,24 +43,24 @@ export function chart(history, label) {
 function gameCard(game, r) {
   const stats = Object.entries(r.stats || {});
   return el("section", { class: "card-box rating-card", "data-game": game },
-    el("h2", {}, title(game), " ", el("a", { href: `/leaderboard/${game}`, class: "muted small" }, "leaderboard")),
+    el("h2", {}, title(game), " ", el("a", { href: `/leaderboard/${game}`, class: "muted small" }, _("leaderboard"))),
     el("p", { class: "rating-line" },
       el("strong", { class: "rating", "data-rating": r.rating }, shown(r)),
-      r.provisional ? el("span", { class: "muted" }, ` provisional (fewer than ${r.provisional_games} rated games)`) : null),
-    el("p", { class: "muted" }, `${r.games} rated ${r.games === 1 ? "game" : "games"}, ${r.wins} won · ${r.played} played in all, ${r.won} won`),
-    r.history.length ? chart(r.history, `${title(game)} rating after each rated game`) : el("p", { class: "muted" }, "No rated game yet."),
+      r.provisional ? el("span", { class: "muted" }, ngettext(" provisional (fewer than {n} rated game)", " provisional (fewer than {n} rated games)", r.provisional_games)) : null),
+    el("p", { class: "muted" }, ngettext("{n} rated game, {wins} won · {played} played in all, {won} won", "{n} rated games, {wins} won · {played} played in all, {won} won", r.games, { wins: r.wins, played: r.played, won: r.won })),
+    r.history.length ? chart(r.history, _("{game} rating after each rated game", { game: title(game) })) : el("p", { class: "muted" }, _("No rated game yet.")),
     stats.length ? el("dl", { class: "stats" }, stats.flatMap(([k, v]) => [el("dt", {}, STAT_LABELS[k] || k), el("dd", {}, String(v))])) : null,
   );
 }
 
 function gameRow(g) {
-  const result = g.won ? "won" : g.rank ? `place ${g.rank}` : "lost";
+  const result = g.won ? _("won") : g.rank ? _("place {rank}", { rank: g.rank }) : _("lost");
   const change = g.rating_after != null && g.rating_before != null ? g.rating_after - g.rating_before : null;
   return el("li", {},
     el("a", { href: `/replay/${g.table}` }, title(g.game)),
     " ", el("span", { class: g.won ? "good" : "muted" }, result),
-    g.rated ? el("span", { class: "muted" }, " · rated", change === null ? "" : ` ${change >= 0 ? "+" : ""}${change}`) : el("span", { class: "muted" }, " · casual"),
-    el("span", { class: "muted" }, ` · ${new Date(g.at * 1000).toLocaleDateString()}`),
+    g.rated ? el("span", { class: "muted" }, _(" · rated"), change === null ? "" : ` ${change >= 0 ? "+" : ""}${change}`) : el("span", { class: "muted" }, _(" · casual")),
+    el("span", { class: "muted" }, ` · ${new Date(g.at * 1000).toLocaleDateString(lang === "xx" ? "en" : lang)}`),
   );
 }
 
@@ -70,7 +71,7 @@ async function main() {
   try {
     data = await api(`/api/players/${encodeURIComponent(name)}`);
   } catch (error) {
-    root.replaceChildren(el("p", { class: "notice" }, error.status === 404 ? "There is no player by that name." : error.message));
+    root.replaceChildren(el("p", { class: "notice" }, error.status === 404 ? _("There is no player by that name.") : error.message));
     return;
   }
   document.getElementById("title").textContent = data.name;
@@ -79,8 +80,8 @@ async function main() {
     el("div", { class: "rating-cards" }, Object.entries(data.ratings).map(([game, r]) => gameCard(game, r))),
     reviewCards(data.review),
     el("section", { class: "card-box" },
-      el("h2", {}, "Recent games"),
-      data.games.length ? el("ol", { class: "recent-games" }, data.games.map(gameRow)) : el("p", { class: "muted" }, "No finished game yet.")),
+      el("h2", {}, _("Recent games")),
+      data.games.length ? el("ol", { class: "recent-games" }, data.games.map(gameRow)) : el("p", { class: "muted" }, _("No finished game yet."))),
   );
 }
 

@@ -1,6 +1,7 @@
 // The replay of a finished game, one record entry at a time, with every hidden thing shown.
 import { api, el, logo, nameText, possessiveName, seatName, toast } from "/static/common.js";
 import { lossChart, moveVerdict, statsTable } from "/static/review.js";
+import { _, ngettext } from "/static/i18n.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@ const ctx = {
   plainName: (seat) => seatName(page.table, seat, null),
   possessive: (seat) => possessiveName(page.table, seat, null),
   names: (text) => nameText(text, page.table, null),
-  act: async () => { throw new Error("a replay cannot be played"); },
+  act: async () => { throw new Error(_("a replay cannot be played")); },
   toast,
 };
 
@@ -23,14 +24,14 @@ async function start() {
   try {
     first = await fetchStep(0);
   } catch (error) {
-    $("title").textContent = "No replay";
-    $("stage").append(el("div", { class: "notice" }, el("p", {}, error.message), el("p", {}, el("a", { href: `/t/${tableId}` }, "Go to the table"))));
+    $("title").textContent = _("No replay");
+    $("stage").append(el("div", { class: "notice" }, el("p", {}, error.message), el("p", {}, el("a", { href: `/t/${tableId}` }, _("Go to the table")))));
     return;
   }
   page.table = first.table;
   page.steps = first.steps;
-  $("title").textContent = `${first.table.title}: replay`;
-  document.title = `${first.table.title} replay — Campfire`;
+  $("title").textContent = _("{title}: replay", { title: first.table.title });
+  document.title = _("{title} replay — Campfire", { title: first.table.title });
   $("download").href = `/api/tables/${tableId}/record`;
   let module;
   if (first.table.has_page) {
@@ -66,11 +67,11 @@ async function loadReview() {
   try {
     page.review = await api(`/api/tables/${tableId}/review`);
   } catch (error) {
-    $("review-status").textContent = `No review: ${error.message}`;
+    $("review-status").textContent = _("No review: {reason}", { reason: error.message });
     return;
   }
   page.reviewAt = new Map(page.review.decisions.map((d) => [d.index, d]));
-  $("review-status").textContent = "Each seat's loss move by move: how much of its expected share of the win a move gave up against the best one (click a dot to go to that move).";
+  $("review-status").textContent = _("Each seat's loss move by move: how much of its expected share of the win a move gave up against the best one (click a dot to go to that move).");
   $("review-chart").replaceChildren(lossChart(page.review, nameOf, (d) => go(d.index + 1)));
   $("review-stats").replaceChildren(statsTable(page.review, nameOf));
   showVerdict();
@@ -112,11 +113,11 @@ async function go(step) {
 function show(data) {
   page.step = data.step;
   $("step").value = String(data.step);
-  $("step-label").textContent = `step ${data.step} of ${data.steps}`;
+  $("step-label").textContent = _("step {step} of {steps}", { step: data.step, steps: data.steps });
   // the step told in sentences, the same words as the story and the table's log
   const told = data.events.filter((e) => e.text).map((e) => ctx.names(e.text));
-  if (!data.entry) $("entry").textContent = "The table before the first move.";
-  else if (!told.length) $("entry").textContent = "Nothing anyone can see changes at this step.";
+  if (!data.entry) $("entry").textContent = _("The table before the first move.");
+  else if (!told.length) $("entry").textContent = _("Nothing anyone can see changes at this step.");
   else $("entry").textContent = "";
   $("step-events").replaceChildren(...told.map((text) => el("li", {}, text)));
   showVerdict();
@@ -130,10 +131,10 @@ function show(data) {
   $("next").disabled = data.step === data.steps;
   $("last").disabled = data.step === data.steps;
   if (data.step === data.steps) {
-    const winners = data.table.winners.map((s) => ctx.name(s)).join(" and ");
-    $("banner").textContent = `Game over: ${winners} won. Everything is revealed in a replay.`;
+    const winners = data.table.winners.map((s) => ctx.name(s));
+    $("banner").textContent = ngettext("Game over: {names} won. Everything is revealed in a replay.", "Game over: {names} won. Everything is revealed in a replay.", winners.length, { names: winners.join(_(" and ")) });
   } else {
-    $("banner").textContent = "Everything is revealed in a replay.";
+    $("banner").textContent = _("Everything is revealed in a replay.");
   }
 }
 
@@ -145,7 +146,7 @@ function showChat(messages) {
   }
   $("chat-log").replaceChildren(...messages.filter((m) => m && typeof m.text === "string").map((m) => {
     const seat = typeof m.seat === "number" ? m.seat : null;
-    const who = seat === null ? `${m.name || "someone"} (watching)` : ctx.plainName(seat);
+    const who = seat === null ? _("{name} (watching)", { name: m.name || _("someone") }) : ctx.plainName(seat);
     return el("li", {}, el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), m.text);
   }));
   $("chat").hidden = false;
@@ -155,10 +156,10 @@ function togglePlay() {
   if (page.timer) {
     clearInterval(page.timer);
     page.timer = null;
-    $("play").textContent = "▶ Play";
+    $("play").textContent = _("▶ Play");
     return;
   }
-  $("play").textContent = "❚❚ Pause";
+  $("play").textContent = _("❚❚ Pause");
   page.timer = setInterval(() => {
     if (page.target >= page.steps) togglePlay();
     else go(page.target + 1);

@@ -1,7 +1,7 @@
 // The table page: one WebSocket per seat, the shared frame (whose turn, log, rules, end screen),
 // and the game's own module (loaded from /games/<game>/table.js) that draws the board.
 import {
-  api, el, forgetSeat, logo, nameText, possessiveName, plural, ratingText, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat,
+  api, el, forgetSeat, logo, nameText, possessiveName, ratingText, refusalBox, saveName, saveSeat, saveSetting, savedName, savedSeat,
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { statsTable } from "/static/review.js";
@@ -66,7 +66,7 @@ async function start() {
   try {
     table = await api(`/api/tables/${tableId}`);
   } catch (error) {
-    $("title").textContent = "No such table";
+    $("title").textContent = _("No such table");
     $("stage").append(el("div", { class: "notice" },
       el("p", {}, error.message), el("p", {}, el("a", { href: "/" }, _("Back to the lobby")))));
     $("conn").textContent = "";
@@ -139,7 +139,7 @@ function present(panel, { linger = 6000, quick = false } = {}) {
   const auto = el("input", { type: "checkbox", id: "auto-continue", checked: setting("auto-continue", false) });
   auto.addEventListener("change", () => saveSetting("auto-continue", auto.checked));
   const row = el("div", { class: "reveal-close" },
-    el("label", { class: "check", for: "auto-continue" }, auto, "Continue by itself"),
+    el("label", { class: "check", for: "auto-continue" }, auto, _("Continue by itself")),
     el("button", { type: "button", class: "primary", id: "continue-btn", onclick: close }, "Continue"));
   panel.append(row);
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
@@ -155,7 +155,7 @@ function alerts() {
     const on = setting("sound", true);
     button.textContent = on ? "♪ on" : "♪ off";
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.setAttribute("aria-label", on ? "Sound on when it is your turn (turn it off)" : "Sound off (turn it on)");
+    button.setAttribute("aria-label", on ? _("Sound on when it is your turn (turn it off)") : _("Sound off (turn it on)"));
     button.title = button.getAttribute("aria-label");
   };
   button.addEventListener("click", () => {
@@ -219,7 +219,7 @@ function yourTurn() {
   if (setting("sound", true)) beep();
   if (document.hidden && "Notification" in window && Notification.permission === "granted") {
     try {
-      const note = new Notification(`Your turn — ${page.table.title}`, { body: "The table is waiting for your move.", tag: `campfire-${tableId}` });
+      const note = new Notification(_("Your turn — {title}", { title: page.table.title }), { body: _("The table is waiting for your move."), tag: `campfire-${tableId}` });
       note.addEventListener("click", () => { window.focus(); note.close(); });
     } catch {
       // some browsers only notify from a service worker: the title marker still shows
@@ -241,8 +241,8 @@ function clock() {
   const left = Math.max(0, c.deadline - Date.now() / 1000);
   const mine = c.seat === you();
   const who = mine ? "you" : ctx.plainName(c.seat);
-  node.textContent = left > 0 ? `◷ ${clockText(left)} · ${who}` : `◷ time is up · ${who}`;
-  node.setAttribute("aria-label", left > 0 ? `${clockText(left)} left for ${who} to move` : `time is up for ${who}`);
+  node.textContent = left > 0 ? `◷ ${clockText(left)} · ${who}` : _("◷ time is up · {name}", { name: who });
+  node.setAttribute("aria-label", left > 0 ? _("{time} left for {name} to move", { time: clockText(left), name: who }) : _("time is up for {name}", { name: who }));
   node.className = `clock${mine ? " mine" : ""}${left < 10 ? " low" : ""}`;
   node.hidden = false;
   if (left > 0) page.clockTimer = setTimeout(clock, left > 7200 ? 60000 : 1000 - (Date.now() % 1000) + 20);
@@ -255,7 +255,7 @@ function clockText(seconds) {
 }
 
 // --- table talk ----------------------------------------------------------------------------------
-const EMOTES = ["Nice one!", "Wow", "Hmm…", "Ha ha", "Bluff!", "Good game"];
+const EMOTES = [_("Nice one!"), _("Wow"), _("Hmm…"), _("Ha ha"), _("Bluff!"), _("Good game")];
 const MUTE_KEY = () => `campfire:mute:${tableId}`;
 
 function muted() {
@@ -306,7 +306,7 @@ function openChat(open) {
  * refused one, too long or too many at once, stays there to send again). */
 function say(text, typed = false) {
   if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
-    toast("not connected to the server; trying again…");
+    toast(_("not connected to the server; trying again…"));
     return;
   }
   const id = page.nextId++;
@@ -320,7 +320,7 @@ function say(text, typed = false) {
 
 function chatEmpty() {
   const log = $("chat-log");
-  if (!log.childElementCount) log.append(el("li", { class: "empty" }, "No messages yet. Say hello, or send a quick message."));
+  if (!log.childElementCount) log.append(el("li", { class: "empty" }, _("No messages yet. Say hello, or send a quick message.")));
 }
 
 function chatLine(m) {
@@ -365,7 +365,7 @@ function muteList() {
   const others = table.seats.filter((s) => s.seat !== you() && s.kind === "human" && s.taken);
   box.replaceChildren(...(others.length ? others.map((s) => el("label", { class: "check", for: `mute-${s.seat}` },
     el("input", { type: "checkbox", id: `mute-${s.seat}`, checked: skip.has(s.seat), onchange: (e) => setMuted(s.seat, e.target.checked) }),
-    `Mute ${ctx.plainName(s.seat)}`)) : [el("p", { class: "muted small" }, "No other player to mute.")]));
+    _("Mute {name}", { name: ctx.plainName(s.seat) }))) : [el("p", { class: "muted small" }, _("No other player to mute."))]));
 }
 
 // --- connection ----------------------------------------------------------------------------------
@@ -388,7 +388,7 @@ function connect() {
   });
   ws.addEventListener("close", (event) => {
     if (page.ws !== ws) return;
-    for (const [, waiter] of page.pending) waiter.reject(new Error("the connection dropped; your move may not have been sent"));
+    for (const [, waiter] of page.pending) waiter.reject(new Error(_("the connection dropped; your move may not have been sent")));
     page.pending.clear();
     if (page.stopped) return;
     // 1012: the server restarts and handed this table over; come back at once (the proxy
@@ -452,7 +452,7 @@ function receive(message) {
       if (message.reason.includes("host removed")) keepRemoved();
       forgetSeat(tableId);
       page.seat = null;
-      toast(`${message.reason}. You are watching.`);
+      toast(_("{reason}. You are watching.", { reason: message.reason }));
       page.ws.close();
     } else if (message.fatal && message.status === 429) {
       page.stopped = true;
@@ -472,13 +472,13 @@ function receive(message) {
  * panel that stays, says what to do, and connects again when asked. */
 function crowded(message) {
   $("refusal")?.remove();
-  const again = el("button", { type: "button", class: "primary", id: "retry-btn" }, "Try again");
+  const again = el("button", { type: "button", class: "primary", id: "retry-btn" }, _("Try again"));
   const box = refusalBox({
-    heading: page.seat ? "Your seat could not connect just now" : "You cannot watch this table just now",
+    heading: page.seat ? _("Your seat could not connect just now") : _("You cannot watch this table just now"),
     reason: message.reason,
-    advice: "Players with a seat always get in; watchers are limited at each table and from each address. Close another tab that watches this table, or try again in a little while.",
+    advice: _("Players with a seat always get in; watchers are limited at each table and from each address. Close another tab that watches this table, or try again in a little while."),
     retryAfter: Number.isFinite(message.retry_after) ? message.retry_after : null,
-    actions: [again, el("a", { class: "button", href: "/" }, "Back to the lobby")],
+    actions: [again, el("a", { class: "button", href: "/" }, _("Back to the lobby"))],
   });
   box.id = "refusal";
   // nothing to play or invite to from here: only the way back in
@@ -542,8 +542,8 @@ async function showHint() {
     const blind = answer.coach.at_least.find((r) => r.guess === mid.guess);
     const pct = (p) => `${Math.round(p * 100)}%`;
     node.textContent = read
-      ? `Hint: a total of ${mid.guess} or more — ${pct(blind ? blind.p : 0)} by what you see, ${pct(mid.p)} reading the bids`
-      : `Hint: a total of ${mid.guess} or more — ${pct(mid.p)}`;
+      ? _("Hint: a total of {guess} or more — {seen} by what you see, {read} reading the bids", { guess: mid.guess, seen: pct(blind ? blind.p : 0), read: pct(mid.p) })
+      : _("Hint: a total of {guess} or more — {odds}", { guess: mid.guess, odds: pct(mid.p) });
     node.hidden = false;
   } catch (error) {
     node.hidden = true;
@@ -555,7 +555,7 @@ function act(action) {
   askToNotify(); // a move is a user gesture: the one moment a browser lets a page ask
   return new Promise((resolve, reject) => {
     if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
-      reject(new Error("not connected to the server; trying again…"));
+      reject(new Error(_("not connected to the server; trying again…")));
       return;
     }
     const id = page.nextId++;
@@ -564,7 +564,7 @@ function act(action) {
     setTimeout(() => {
       if (page.pending.has(id)) {
         page.pending.delete(id);
-        reject(new Error("the server did not answer in time"));
+        reject(new Error(_("the server did not answer in time")));
       }
     }, 15000);
   });
@@ -644,7 +644,7 @@ function waitingRoom() {
   const focused = room && room.contains(document.activeElement) ? document.activeElement.id : null;
   const typed = room && $("join-name") ? $("join-name").value : null;
   if (!room) {
-    room = el("section", { id: "waiting", class: "waiting", "aria-label": "Waiting room" });
+    room = el("section", { id: "waiting", class: "waiting", "aria-label": _("Waiting room") });
     $("stage").append(room);
   }
   const free = table.seats.filter((s) => !s.taken);
@@ -712,8 +712,8 @@ async function cancelTable(button) {
 function inviteRow() {
   const url = `${location.origin}/t/${tableId}`;
   return el("div", { class: "copy-row" },
-    el("input", { readonly: true, value: url, "aria-label": "Invite link", id: "room-invite" }),
-    el("button", { type: "button", onclick: () => copy(url) }, "Copy invite link"));
+    el("input", { readonly: true, value: url, "aria-label": _("Invite link"), id: "room-invite" }),
+    el("button", { type: "button", onclick: () => copy(url) }, _("Copy invite link")));
 }
 
 /** A signed-in player's seat on a device that holds no token for it (another device, or a
@@ -739,7 +739,7 @@ function joinForm(free) {
     el("label", { for: "join-seat" }, _("Seat")),
     el("select", { id: "join-seat", name: "seat" }, free.map((s) => el("option", { value: s.seat }, _("Seat {seat}", { seat: s.seat })))),
     el("div", { class: "row" },
-      el("button", { type: "submit", class: "primary", id: "join-btn" }, "Join the game"),
+      el("button", { type: "submit", class: "primary", id: "join-btn" }, _("Join the game")),
       el("span", { class: "muted" }, "or just watch from here.")),
   );
   form.addEventListener("submit", async (event) => {
@@ -769,7 +769,7 @@ function awayFor(seat) {
 
 function duration(seconds) {
   const s = Math.floor(seconds);
-  return s < 90 ? plural(s, "second") : plural(Math.floor(s / 60), "minute");
+  return s < 90 ? ngettext("{n} second", "{n} seconds", s) : ngettext("{n} minute", "{n} minutes", Math.floor(s / 60));
 }
 
 /** Your own seat can go to a bot any time; another player's once they have been away long enough. */
@@ -780,7 +780,7 @@ function seatTools() {
   clearTimeout(page.toolsTimer);
   const lost = lostSeat();
   if (me === null && lost && table.status === "playing") {
-    box.replaceChildren(el("button", { type: "button", class: "small", id: "reclaim-btn", onclick: (event) => reclaim(lost, event.target) }, "Take my seat back"));
+    box.replaceChildren(el("button", { type: "button", class: "small", id: "reclaim-btn", onclick: (event) => reclaim(lost, event.target) }, _("Take my seat back")));
     box.hidden = false;
     return;
   }
@@ -799,8 +799,8 @@ function seatTools() {
       continue;
     }
     rows.push(el("div", { class: "away-row", dataset: { seat: seat.seat } },
-      el("span", {}, `${seat.name} has been away for ${duration(away)}.`),
-      el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, "Let a bot play")));
+      el("span", {}, _("{name} has been away for {time}.", { name: seat.name, time: duration(away) })),
+      el("button", { type: "button", class: "small", id: `bot-seat-${seat.seat}`, onclick: (event) => handOver(seat.seat, event.target) }, _("Let a bot play"))));
   }
   const leaving = table.status === "waiting" ? _("Leave — free my seat") : _("Leave — a bot plays on");
   rows.push(el("button", { type: "button", class: "ghost small", id: "leave-btn", onclick: (event) => leave(event.target) }, leaving));
@@ -947,13 +947,13 @@ function fillEnd() {
 /** The statistics of the review, in the end panel: asked for once, filled in when ready (the
  * server judges every move once, for everyone, then keeps it). */
 function endReview() {
-  const box = el("section", { class: "review-box", id: "end-review", "aria-live": "polite" }, el("h3", {}, "How everyone played"));
+  const box = el("section", { class: "review-box", id: "end-review", "aria-live": "polite" }, el("h3", {}, _("How everyone played")));
   if (page.review && page.review.data) {
     box.append(statsTable(page.review.data, (s) => ctx.plainName(s)));
   } else if (page.review && page.review.error) {
-    box.append(el("p", { class: "muted" }, `No review: ${page.review.error}`));
+    box.append(el("p", { class: "muted" }, _("No review: {reason}", { reason: page.review.error })));
   } else {
-    box.append(el("p", { class: "muted" }, "Every move is being judged…"));
+    box.append(el("p", { class: "muted" }, _("Every move is being judged…")));
     if (!page.review) {
       page.review = {};
       api(`/api/tables/${tableId}/review`)

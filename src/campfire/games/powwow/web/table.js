@@ -1,12 +1,12 @@
 // Pow Wow's board: headbands around the fire, the standing guess, the controls, the count.
-import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
+import { el, phoneColumn, seatPositions, svg } from "/static/common.js";
 import { _, ngettext } from "/static/i18n.js";
 
 const fill = (node, ...children) => node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 
 const GREEN = new Set(["1", "2", "3", "4", "5", "10", "15", "20"]);
 const LABEL = { max0: "max=0", x2: "×2", zero: "zero", "?": "?" };
-const SPOKEN = { max0: "max equals zero", x2: "times two", zero: "zero (reshuffle)", "?": "question mark" };
+const SPOKEN = { max0: _("max equals zero"), x2: _("times two"), zero: _("zero (reshuffle)"), "?": _("question mark") };
 
 export function featherColor(code) {
   if (GREEN.has(code)) return "green";
@@ -26,7 +26,7 @@ export function feather(code, { size = 1, flip = false, struck = false, extra = 
     height: Math.round(76 * size),
     class: `feather feather-${color}${flip ? " flip" : ""}${struck ? " struck" : ""}${extra ? " extra" : ""}`,
     role: "img",
-    "aria-label": hidden ? "a hidden feather" : `feather ${SPOKEN[code] || code}`,
+    "aria-label": hidden ? _("a hidden feather") : _("feather {feather}", { feather: SPOKEN[code] || code }),
   },
   svg("path", { class: "vane", d: "M20 2 C38 20 40 62 24 96 L16 96 C0 62 2 20 20 2 Z" }),
   svg("path", { class: "barbs", d: "M20 20 L30 30 M20 32 L32 42 M20 44 L32 55 M20 56 L30 66 M20 20 L10 30 M20 32 L8 42 M20 44 L8 55 M20 56 L10 66" }),
@@ -147,27 +147,29 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     const worn = view.feathers[s];
     const band = el("div", { class: "headband" },
       worn.length ? worn.map((code, i) => feather(code, { extra: i === 1 })) : el("span", { class: "no-feathers" }, out ? "out" : "—"));
-    const buzzards = el("div", { class: "buzzards", title: `${view.buzzards[s]} of ${view.options.buzzards} buzzards` },
+    const buzzards = el("div", { class: "buzzards", title: _("{got} of {all} buzzards", { got: view.buzzards[s], all: view.options.buzzards }) },
       Array.from({ length: view.options.buzzards }, (_, i) => buzzardIcon(i < view.buzzards[s])));
     const tags = [];
-    if (s === you) tags.push("you");
-    if (info.kind === "bot") tags.push(`${info.level} bot`);
-    if (info.kind === "human" && !info.taken) tags.push("free seat");
-    else if (info.kind === "human" && !info.online && s !== you) tags.push("away");
+    if (s === you) tags.push(_("you"));
+    if (info.kind === "bot") tags.push(_("{level} bot", { level: info.level }));
+    if (info.kind === "human" && !info.taken) tags.push(_("free seat"));
+    else if (info.kind === "human" && !info.online && s !== you) tags.push(_("away"));
     let bubble = null;
     if (view.owner === s && view.guess !== null) {
-      bubble = el("div", { class: "bubble owner", title: "owns the standing guess" }, `★ ${view.guess}${view.agreed ? " (agreed)" : ""}`);
+      bubble = el("div", { class: "bubble owner", title: _("owns the standing guess") }, `★ ${view.guess}${view.agreed ? " (agreed)" : ""}`);
     } else if (lastTurn[s]) {
       bubble = el("div", { class: "bubble" }, turnText(lastTurn[s], (t) => ctx.name(t)));
     }
     const described = [
       ctx.name(s),
-      toMove ? "to play" : null,
-      out ? "out of the game" : null,
-      s === you && !revealed ? `wears ${plural(worn.length, "hidden feather")}` : `wears ${worn.map((c) => c === null ? "a hidden feather" : c).join(" and ") || "nothing"}`,
-      `${view.buzzards[s]} of ${view.options.buzzards} buzzards`,
-      view.options.tomahawks ? (view.tomahawks[s] ? "tomahawk ready" : "tomahawk spent") : null,
-      view.owner === s ? `owns the guess ${view.guess}` : null,
+      toMove ? _("to play") : null,
+      out ? _("out of the game") : null,
+      s === you && !revealed
+        ? ngettext("wears {n} hidden feather", "wears {n} hidden feathers", worn.length)
+        : worn.length ? _("wears {feathers}", { feathers: worn.map((c) => c === null ? _("a hidden feather") : c).join(_(" and ")) }) : _("wears nothing"),
+      _("{got} of {all} buzzards", { got: view.buzzards[s], all: view.options.buzzards }),
+      view.options.tomahawks ? (view.tomahawks[s] ? _("tomahawk ready") : _("tomahawk spent")) : null,
+      view.owner === s ? _("owns the guess {guess}", { guess: view.guess }) : null,
     ].filter(Boolean).join(", ");
     const place = (s - (you ?? 0) + view.players) % view.players; // places from the viewer
     const node = el("div", {
@@ -230,7 +232,7 @@ function drawUsed(box, view) {
   const order = (c) => (Number.isNaN(Number(c)) ? 100 : Number(c));
   const sorted = [...view.used].sort((a, b) => order(a) - order(b));
   box.replaceChildren(
-    el("h2", {}, `Used pile (${view.used.length})`),
+    el("h2", {}, _("Used pile ({n})", { n: view.used.length })),
     sorted.length
       ? el("div", { class: "chips" }, sorted.map((c) => el("span", { class: `chip chip-${featherColor(c)}` }, LABEL[c] || c)))
       : el("p", { class: "muted" }, "Empty: nothing counted since the last shuffle."),
@@ -328,7 +330,7 @@ function buildControls(root, ctx) {
     } else if (view.to_move === null) {
       status.textContent = _("The feathers are being dealt…");
     } else {
-      status.textContent = `Waiting for ${ctx.name(view.to_move)}…`;
+      status.textContent = _("Waiting for {name}…", { name: ctx.name(view.to_move) });
     }
     status.className = mine ? "pw-wait yours" : "pw-wait";
     if (!mine) return;
@@ -372,7 +374,7 @@ function buildControls(root, ctx) {
     for (let s = 0; s < msg.view.players; s++) {
       if (s === msg.view.seat || msg.view.out.includes(s)) continue;
       const ok = c.extra_feather_to.includes(s);
-      choices.push(radio(String(s), ok ? ctx.name(s) : `${ctx.name(s)} (has two)`, false, !ok));
+      choices.push(radio(String(s), ok ? ctx.name(s) : _("{name} (has two)", { name: ctx.name(s) }), false, !ok));
     }
     if (!c.extra_feather_to.length) choices.push(el("p", { class: "muted small" }, msg.view.tomahawks[msg.view.seat] ? "Nobody can take an extra feather now." : "Your tomahawk is spent this round."));
     extraBox.replaceChildren(...choices);

@@ -1,6 +1,6 @@
 // Waka Tanka's board: six animal tiles in a circle, the marker, the players, your hand of cards.
-import { el, phoneColumn, plural, seatPositions, svg } from "/static/common.js";
-import { _, pgettext } from "/static/i18n.js";
+import { el, phoneColumn, seatPositions, svg } from "/static/common.js";
+import { _, lang, ngettext, pgettext } from "/static/i18n.js";
 
 /** A tile or card by its name in the page's language. */
 const named = (code) => pgettext("animal", code);
@@ -83,7 +83,7 @@ export function animal(kind, size = 44) {
 
 function cardFace(kind, { small = false, flip = false } = {}) {
   return el("span", { class: `wt-card face${small ? " small" : ""}${flip ? " flip" : ""}`, style: { "--tint": TINTS[kind] } },
-    animal(kind, small ? 28 : 40), el("span", { class: "card-name" }, kind));
+    animal(kind, small ? 28 : 40), el("span", { class: "card-name" }, named(kind)));
 }
 
 function cardBack(small = true) {
@@ -98,9 +98,9 @@ function tokenIcons(n) {
 }
 
 function turnText(turn) {
-  if (turn.action === "play") return `played on ${turn.tile}`;
-  if (turn.action === "spell") return `spell on ${turn.tile}`;
-  return turn.action === "call" ? "called" : "accepted";
+  if (turn.action === "play") return _("played on {tile}", { tile: named(turn.tile) });
+  if (turn.action === "spell") return _("spell on {tile}", { tile: named(turn.tile) });
+  return turn.action === "call" ? _("called") : _("accepted");
 }
 
 export function createBoard({ stage, controls, side, ctx }) {
@@ -239,17 +239,17 @@ function drawSeats(ring, view, table, ctx, hands = null) {
     const info = table.seats[s];
     const toMove = view.to_move === s;
     const tags = [];
-    if (s === you) tags.push("you");
-    if (info.kind === "bot") tags.push(`${info.level} bot`);
-    if (info.kind === "human" && !info.taken) tags.push("free seat");
-    else if (info.kind === "human" && !info.online && s !== you) tags.push("away");
+    if (s === you) tags.push(_("you"));
+    if (info.kind === "bot") tags.push(_("{level} bot", { level: info.level }));
+    if (info.kind === "human" && !info.taken) tags.push(_("free seat"));
+    else if (info.kind === "human" && !info.online && s !== you) tags.push(_("away"));
     const size = view.hand_sizes[s];
     const fan = el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(size, 6) }, () => cardBack(true)));
     const lastCard = view.last_card && view.last_play && view.last_play[0] === s;
     const bubble = lastCard
-      ? el("div", { class: "bubble owner" }, "last card!")
+      ? el("div", { class: "bubble owner" }, _("last card!"))
       : lastTurn[s] ? el("div", { class: "bubble" }, turnText(lastTurn[s])) : null;
-    const described = [ctx.name(s), toMove ? "to play" : null, `${plural(size, "card")} in hand`, `${view.tokens[s]} of 4 tokens`].filter(Boolean).join(", ");
+    const described = [ctx.name(s), toMove ? _("to play") : null, ngettext("{n} card in hand", "{n} cards in hand", size), _("{tokens} of 4 tokens", { tokens: view.tokens[s] })].filter(Boolean).join(", ");
     const place = (s - (you ?? 0) + view.players) % view.players; // places from the viewer
     const node = el("div", {
       class: `seat wt-seat${toMove ? " to-move" : ""}${s === you ? " me" : ""}`,
@@ -261,7 +261,7 @@ function drawSeats(ring, view, table, ctx, hands = null) {
     bubble,
     el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), ctx.rating && ctx.rating(s) ? el("span", { class: "seat-rating" }, ctx.rating(s)) : null, s === you ? el("span", { class: "you-badge" }, "you") : null),
     el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
-    el("div", { class: "wt-hand-size" }, fan, el("span", { class: "count" }, plural(size, "card"))),
+    el("div", { class: "wt-hand-size" }, fan, el("span", { class: "count" }, ngettext("{n} card", "{n} cards", size))),
     tokenIcons(view.tokens[s]),
     hands && hands[s] ? el("div", { class: "open-hand" }, hands[s].join(", ") || "empty") : null);
     ring.append(node);
@@ -292,12 +292,12 @@ function drawTiles(circle, view, msg, state, clickTile, ctx, revealedMode = fals
     if (state.tile === tile) classes.push("selected");
     if (lastTile === tile) classes.push("last");
     const label = [
-      `${tile} tile`,
-      plural(stack.length, "card"),
-      view.marker === tile ? "the marker is here" : null,
-      canPlay ? "you can play here" : null,
-      canSpell ? "you can cast a spell here" : null,
-      mine.length ? `you placed ${mine.map((m) => m.card).join(", ")}` : null,
+      _("{tile} tile", { tile: named(tile) }),
+      ngettext("{n} card", "{n} cards", stack.length),
+      view.marker === tile ? _("the marker is here") : null,
+      canPlay ? _("you can play here") : null,
+      canSpell ? _("you can cast a spell here") : null,
+      mine.length ? _("you placed {cards}", { cards: mine.map((m) => named(m.card)).join(", ") }) : null,
     ].filter(Boolean).join(", ");
     const pile = el("span", { class: "pile", "aria-hidden": "true" }, stack.slice(-5).map(() => cardBack(true)));
     return el("button", {
@@ -343,17 +343,17 @@ function drawControls(root, msg, state, on, ctx) {
     for (const card of view.hand) counts[card] = (counts[card] || 0) + 1;
     const kinds = [...TILES, "mouse"].filter((k) => counts[k]);
     const cardOk = (card) => !!c && c.play.cards.includes(card) && (!state.tile || c.play.tiles.includes(state.tile));
-    const hand = el("div", { class: "wt-hand", role: "group", "aria-label": `Your hand, ${plural(view.hand.length, "card")}` },
+    const hand = el("div", { class: "wt-hand", role: "group", "aria-label": ngettext("Your hand, {n} card", "Your hand, {n} cards", view.hand.length) },
       kinds.length ? kinds.map((kind) => el("button", {
         type: "button",
         class: `wt-card face hand-card${state.card === kind ? " selected" : ""}`,
         style: { "--tint": TINTS[kind] },
         disabled: !cardOk(kind) || state.busy,
         "aria-pressed": state.card === kind ? "true" : "false",
-        "aria-label": `${kind}, ${counts[kind]} in hand${state.tile ? `: place one on ${state.tile}` : ""}`,
+        "aria-label": state.tile ? _("{card}, {count} in hand: place one on {tile}", { card: named(kind), count: counts[kind], tile: named(state.tile) }) : _("{card}, {count} in hand", { card: named(kind), count: counts[kind] }),
         dataset: { card: kind },
         onclick: () => on.clickCard(kind),
-      }, animal(kind, 40), el("span", { class: "card-name" }, kind), counts[kind] > 1 ? el("span", { class: "card-count" }, `×${counts[kind]}`) : null))
+      }, animal(kind, 40), el("span", { class: "card-name" }, named(kind)), counts[kind] > 1 ? el("span", { class: "card-count" }, `×${counts[kind]}`) : null))
         : el("p", { class: "muted" }, "Your hand is empty."));
     parts.push(el("h2", { class: "hand-title" }, `Your hand (${view.hand.length})`), hand);
   }
@@ -394,31 +394,31 @@ function drawControls(root, msg, state, on, ctx) {
 function revealText(r, ctx) {
   if (r.action === "call") {
     return r.success
-      ? `${ctx.name(r.player)} called a bluff on ${r.tile}; ${ctx.name(r.taker)} took ${plural(r.cards.length, "card")}.`
-      : `${ctx.name(r.player)} called on ${r.tile}: it was true; ${ctx.name(r.taker)} took ${plural(r.cards.length, "card")}.`;
+      ? ngettext("{name} called a bluff on {tile}; {taker} took {n} card.", "{name} called a bluff on {tile}; {taker} took {n} cards.", r.cards.length, { name: ctx.name(r.player), tile: named(r.tile), taker: ctx.name(r.taker) })
+      : ngettext("{name} called on {tile}: it was true; {taker} took {n} card.", "{name} called on {tile}: it was true; {taker} took {n} cards.", r.cards.length, { name: ctx.name(r.player), tile: named(r.tile), taker: ctx.name(r.taker) });
   }
   return r.success
-    ? `${ctx.name(r.player)}'s spell on ${r.tile} worked: ${plural(r.cards.length, "card")} left the game.`
-    : `${ctx.name(r.player)}'s spell on ${r.tile} failed: ${ctx.name(r.taker)} took ${plural(r.cards.length, "card")}.`;
+    ? ngettext("{name}'s spell on {tile} worked: {n} card left the game.", "{name}'s spell on {tile} worked: {n} cards left the game.", r.cards.length, { name: ctx.name(r.player), tile: named(r.tile) })
+    : ngettext("{name}'s spell on {tile} failed: {taker} took {n} card.", "{name}'s spell on {tile} failed: {taker} took {n} cards.", r.cards.length, { name: ctx.name(r.player), tile: named(r.tile), taker: ctx.name(r.taker) });
 }
 
 function drawReveals(box, view, ctx) {
   const recent = view.reveals.slice(-6).reverse();
   const stage = document.getElementById("stage");
   fill(box,
-    el("h2", {}, `Reveals (${view.reveals.length})`),
-    recent.length && stage ? el("button", { type: "button", class: "ghost small", onclick: () => showReveal(stage, view.reveals[view.reveals.length - 1], view, ctx, true) }, "Show the last reveal again") : null,
+    el("h2", {}, _("Reveals ({n})", { n: view.reveals.length })),
+    recent.length && stage ? el("button", { type: "button", class: "ghost small", onclick: () => showReveal(stage, view.reveals[view.reveals.length - 1], view, ctx, true) }, _("Show the last reveal again")) : null,
     recent.length
       ? el("ol", { class: "wt-reveal-list" }, recent.map((r) => el("li", {}, revealText(r, ctx),
-        el("span", { class: "mini-cards" }, r.cards.map((x) => el("span", { class: `chip chip-${x.card === r.tile ? "match" : "other"}`, title: `placed by ${ctx.name(x.placer)}` }, x.card))))))
-      : el("p", { class: "muted" }, "No stack has been turned over yet."));
+        el("span", { class: "mini-cards" }, r.cards.map((x) => el("span", { class: `chip chip-${x.card === r.tile ? "match" : "other"}`, title: _("placed by {name}", { name: ctx.name(x.placer) }) }, named(x.card)))))))
+      : el("p", { class: "muted" }, _("No stack has been turned over yet.")));
 }
 
 function drawRemoved(box, view) {
   fill(box,
-    el("h2", {}, `Out of the game (${view.removed.length})`),
-    view.removed.length ? el("div", { class: "chips" }, view.removed.map((c) => el("span", { class: "chip chip-other" }, c)))
-      : el("p", { class: "muted" }, "Cards a working spell sends away land here."));
+    el("h2", {}, _("Out of the game ({n})", { n: view.removed.length })),
+    view.removed.length ? el("div", { class: "chips" }, view.removed.map((c) => el("span", { class: "chip chip-other" }, named(c))))
+      : el("p", { class: "muted" }, _("Cards a working spell sends away land here.")));
 }
 
 // --- the reveal ----------------------------------------------------------------------------------
@@ -430,26 +430,39 @@ function showReveal(stage, reveal, view, ctx, quick = false) {
     face.style.animationDelay = `${(0.3 + i * step).toFixed(2)}s`;
     const top = reveal.action === "call" && i === reveal.cards.length - 1;
     return el("figure", { class: `reveal-card${top ? " top" : ""}${x.card === reveal.tile ? " match" : ""}` }, face,
-      el("figcaption", {}, top ? `${ctx.name(x.placer)} · just played` : ctx.name(x.placer)));
+      el("figcaption", {}, top ? _("{name} · just played", { name: ctx.name(x.placer) }) : ctx.name(x.placer)));
   });
   const after = `${(0.5 + reveal.cards.length * step).toFixed(2)}s`;
   const who = ctx.name(reveal.player);
+  const mine = reveal.player === view.seat;
+  const tile = named(reveal.tile);
   const title = reveal.action === "call"
-    ? `${who} ${reveal.player === view.seat ? "call" : "calls"} the bluff on ${reveal.tile}`
-    : `${who} ${reveal.player === view.seat ? "cast" : "casts"} a spell on ${reveal.tile}`;
+    ? (mine ? _("You call the bluff on {tile}", { tile }) : _("{name} calls the bluff on {tile}", { name: who, tile }))
+    : (mine ? _("You cast a spell on {tile}", { tile }) : _("{name} casts a spell on {tile}", { name: who, tile }));
   let verdict;
   const topCard = reveal.cards[reveal.cards.length - 1].card;
   const taker = reveal.taker === null ? null : ctx.name(reveal.taker);
-  const takes = reveal.taker === view.seat ? "take" : "takes";
+  const n = reveal.cards.length;
+  // English says "an owl"; the other languages name the animal alone ("la carte : chouette")
+  const a = (code) => (lang === "en" ? article(code) : named(code));
+  const takes = reveal.taker === view.seat
+    ? ngettext("You take the {n} card.", "You take the {n} cards.", n)
+    : ngettext("{taker} takes the {n} card.", "{taker} takes the {n} cards.", n, { taker });
+  const gains = mine ? _("You gain an apprentice token.") : _("{name} gains an apprentice token.", { name: who });
   if (reveal.action === "call") {
+    const card = a(topCard);
     verdict = reveal.success
-      ? `The card is ${article(topCard)}, not ${article(reveal.tile)}: a bluff! ${taker} ${takes} the ${plural(reveal.cards.length, "card")}; ${who} ${reveal.player === view.seat ? "gain" : "gains"} an apprentice token.`
-      : `The card is ${article(topCard)}: true. ${taker} ${takes} the ${plural(reveal.cards.length, "card")}.`;
+      ? [_("The card is {card}, not {tile}: a bluff!", { card, tile: a(reveal.tile) }), takes, gains].join(" ")
+      : [_("The card is {card}: true.", { card }), takes].join(" ");
   } else {
     const hits = reveal.cards.filter((x) => x.card === reveal.tile).length;
+    const leave = mine
+      ? _("The cards leave the game and you gain an apprentice token.")
+      : _("The cards leave the game and {name} gains an apprentice token.", { name: who });
+    const fails = hits ? _("Only one {tile} card: the spell fails.", { tile }) : _("No {tile} card: the spell fails.", { tile });
     verdict = reveal.success
-      ? `${hits} ${reveal.tile} cards: the spell works! The cards leave the game and ${who} ${reveal.player === view.seat ? "gain" : "gains"} an apprentice token.`
-      : `${hits ? `Only one ${reveal.tile} card` : `No ${reveal.tile} card`}: the spell fails. ${taker} ${takes} the ${plural(reveal.cards.length, "card")}.`;
+      ? [ngettext("{n} {tile} card: the spell works!", "{n} {tile} cards: the spell works!", hits, { tile }), leave].join(" ")
+      : [fails, takes].join(" ");
   }
   const verdictNode = el("p", { class: `verdict ${reveal.success ? "good" : "bad"}` }, verdict);
   verdictNode.style.animationDelay = after;
