@@ -3,6 +3,7 @@
     .venv/bin/python -m benchmarks.engine            # about five minutes, pinned to one core
     .venv/bin/python -m benchmarks.engine --quick    # a few seconds, for a smoke run
     .venv/bin/python -m benchmarks.engine --batch    # only the batched engine vs liars_dice
+    .venv/bin/python -m benchmarks.engine --openspiel  # only the games through OpenSpiel
 
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
 choose one at random (chance outcomes by their probabilities), apply it, until the game ends.
@@ -338,6 +339,11 @@ def main() -> None:
     parser.add_argument(
         "--batch", action="store_true", help="only the batched engine's rows (vs liars_dice)"
     )
+    parser.add_argument(
+        "--openspiel",
+        action="store_true",
+        help="only the games through OpenSpiel (vs python_liars_poker)",
+    )
     args = parser.parse_args()
     seconds = 0.3 if args.quick else args.seconds
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
@@ -351,6 +357,13 @@ def main() -> None:
     poker_run = openspiel_run("python_liars_poker")
     lines = header("python_liars_poker")
     lines.append(row("OpenSpiel python_liars_poker (Python, 2p)", measure(poker_run, seconds), 1.0))
+    if args.openspiel:
+        for name in ("powwow", "wakatanka"):
+            run = openspiel_run(f"python_campfire_{name}")
+            figures, ratio = compare(run, poker_run, seconds)
+            lines.append(row(f"Campfire {name} through OpenSpiel (4p)", figures, ratio))
+        print("\n".join(lines))
+        return
     rows: list[tuple[str, GameRun]] = [
         ("OpenSpiel liars_dice (C++, 2p)", openspiel_run("liars_dice"))
     ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import compress
@@ -124,6 +125,7 @@ class _Box:
         "spec",
         "state",
         "tables",
+        "version",
     )
 
     def __init__(
@@ -145,6 +147,9 @@ class _Box:
         self.legal: list[int] | None = None  # this step's legal action numbers
         self.chance: list[tuple[int, float]] | None = None  # this step's chance outcomes
         self.spec: ChanceSpec | None = None  # and the chance they resolve
+        # the state's version (the length of its history) when `legal` or `chance` were made:
+        # they are trusted only while it is the same
+        self.version = -1
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
         return _Box(self.name, self.options, self.state.clone(), self.prefix)
@@ -262,6 +267,8 @@ class _Tables:
         return sorted(self.encoding.legal_indices(legal))
 
 
+_first = itemgetter(0)
+_new_tuple = tuple.__new__
 _LEGAL_KEPT = 4096  # more shared legal-action tuples than a game hands out
 _LAYOUTS_KEPT = 1024  # more sets of items than a game's stacks hold
 
@@ -420,7 +427,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             box = self.box
             legal = box.legal
             if legal is None:
-                legal = box.legal = box.tables.legal_of(box.state)
+                state = box.state
+                legal = box.legal = box.tables.legal_of(state)
+                box.version = len(state.history)
             return legal.copy()  # a copy: the caller may change it
         if current == _TERMINAL:
             return []
@@ -436,7 +445,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         box = self.box
         legal = box.legal
         if legal is None:
-            legal = box.legal = box.tables.legal_of(box.state)
+            state = box.state
+            legal = box.legal = box.tables.legal_of(state)
+            box.version = len(state.history)
         return legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -448,26 +459,61 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 raise ValueError("no chance outcome is due")
             outcomes = box.chance = box.tables.chance_pairs(spec)
             box.spec = spec
+            box.version = len(box.state.history)
         return outcomes
 
     def _apply_action(self, action: int) -> None:
+        """Apply an action or chance number. A number among the legal ones (or the chance
+        outcomes) this step already handed out, for this very state, is known to be legal: it
+        goes straight to the rules (`State.apply` less its checks, which would only find it
+        legal again); any other number goes through `State.apply`, which refuses it with its
+        reason. `tests/envs/test_openspiel_fast_path.py` holds both paths to the same states."""
         box = self.box
         state = box.state
-        if self.player != _CHANCE:
+        history = state.history
+        player = self.player
+        if player != _CHANCE:
             actions = box.tables.actions
+            legal = box.legal
+            if legal is not None and box.version == len(history):
+                at = bisect_left(legal, action)
+                if at < len(legal) and legal[at] == action:  # handed out as legal: no checks
+                    move = actions[action]
+                    history.append(_new_tuple(PlayerMove, (player, move)))
+                    state._act(move)
+                    box.legal = None
+                    seat = state.to_move  # the player to move, kept (`_moved`, inlined)
+                    if seat is None:
+                        seat = _TERMINAL if state.is_terminal else _CHANCE
+                    self.player = seat
+                    return
             if not 0 <= action < len(actions):
                 raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
             state.apply(actions[action])
             box.legal = None
         else:
             spec = box.spec
-            if spec is None:
-                spec = state.chance_due()
-                assert spec is not None  # the player is kept as the state says
-            else:
-                box.chance = box.spec = None
+            chance = box.chance
+            box.chance = box.spec = None
+            if spec is not None and chance is not None and box.version == len(history):
+                at = bisect_left(chance, action, key=_first)
+                if at < len(chance) and chance[at][0] == action:  # a listed outcome: no checks
+                    outcome = box.tables.outcome(action, spec)
+                    history.append(outcome)
+                    state._resolve(outcome)
+                    seat = state.to_move  # the player to move, kept (`_moved`, inlined)
+                    if seat is None:
+                        seat = _TERMINAL if state.is_terminal else _CHANCE
+                    self.player = seat
+                    return
+            spec = state.chance_due()
+            assert spec is not None  # the player is kept as the state says
             state.apply(box.tables.outcome(action, spec))
-        seat = state.to_move  # the player to move, kept for OpenSpiel's questions (inlined)
+        self._moved(state)
+
+    def _moved(self, state: State[Any, Any]) -> None:
+        """Keep the player to move for OpenSpiel's questions."""
+        seat = state.to_move
         if seat is None:
             seat = _TERMINAL if state.is_terminal else _CHANCE
         self.player = seat

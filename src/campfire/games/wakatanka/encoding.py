@@ -77,6 +77,11 @@ class WakatankaEncoding:
         self._kind_share = 1.0 / per_kind(players, options.cards)  # one card, of its kind
         self._tokens = options.tokens_to_win
         self._animals = options.animals
+        # the play numbers on the marker's two neighbouring tiles, lower tile first, by marker
+        self._sides = [
+            tuple(_PLAY_NUMBERS[side] for side in sorted(neighbours(tile, options.animals)))
+            for tile in range(options.animals)
+        ]
         self._blank = array("f", [0.0]) * self.observation_size
         # `_known`'s reveals last seen (how many, the last one) and its counts and shares
         self._known_cache: tuple[int, Reveal | None, list[int], array[float]] = (
@@ -141,8 +146,8 @@ class WakatankaEncoding:
             return [CALL_INDEX, ACCEPT_INDEX]
         assert state.turn is not None and state.marker is not None
         hand = state.hands[state.turn]
-        left, right = sorted(neighbours(state.marker, self._animals))
-        numbers = [*compress(_PLAY_NUMBERS[left], hand), *compress(_PLAY_NUMBERS[right], hand)]
+        left, right = self._sides[state.marker]
+        numbers = [*compress(left, hand), *compress(right, hand)]
         if state.last_play is not None:
             numbers.append(CALL_INDEX)
         numbers += compress(_SPELL_NUMBERS, state.stacks)

@@ -1,0 +1,69 @@
+"""`CampfireState._apply_action` goes straight to the rules for a number it handed out as legal
+this step, and through `State.apply` (every check) for any other: the two paths must reach the
+same states. A differential test over many random games, in lockstep with a kernel state that
+is only ever moved by `State.apply`."""
+
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import campfire.envs.openspiel  # noqa: F401  (registers the games)
+
+GAMES = [
+    ("python_campfire_powwow", {"players": 2}),
+    ("python_campfire_powwow", {"players": 4, "tomahawks": True, "end_after_eliminations": 1}),
+    ("python_campfire_powwow", {"players": 2, "feathers": "1 2 3", "guess_min": 1, "guess_max": 6}),
+    ("python_campfire_wakatanka", {"players": 3}),
+    ("python_campfire_wakatanka", {"players": 4}),
+    ("python_campfire_wakatanka", {"players": 3, "animals": 3, "cards": 1, "max_turns": 6}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_the_fast_path_reaches_the_states_state_apply_reaches(name, params):
+    game = pyspiel.load_game(name, params)
+    encoding = game.encoding
+    rng = random.Random(5)
+    fast = slow = refused = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        reference = state.campfire.clone()  # moved by State.apply only
+        while not state.is_terminal():
+            asked = rng.random() < 0.8  # else apply without asking first: the checked path
+            if state.is_chance_node():
+                pairs = reference.chance_outcomes()
+                numbers = sorted(encoding.chance_index(o) for o, _ in pairs)
+                if asked:
+                    assert [n for n, _ in state.chance_outcomes()] == numbers
+                number = rng.choice(numbers)
+                outcome = next(o for o, _ in pairs if encoding.chance_index(o) == number)
+                reference.apply(outcome)
+            else:
+                legal = sorted(encoding.legal_indices(reference.legal_actions()))
+                if asked:
+                    assert state.legal_actions() == legal
+                    illegal = [a for a in range(encoding.num_actions) if a not in legal]
+                    if illegal and rng.random() < 0.1:  # an illegal number is still refused
+                        before = list(state.history())
+                        with pytest.raises(Exception, match=r"\S"):  # IllegalAction's reason
+                            state.apply_action(rng.choice(illegal))
+                        assert state.history() == before
+                        assert state.legal_actions() == legal
+                        refused += 1
+                number = rng.choice(legal)
+                reference.apply(encoding.action(number))
+            state.apply_action(number)
+            fast += asked
+            slow += not asked
+            inner = state.campfire
+            assert inner.history == reference.history
+            assert inner.to_move == reference.to_move
+            assert inner.is_terminal == reference.is_terminal
+            assert state.current_player() == pyspiel.State.current_player(state)
+            if not inner.is_terminal and inner.to_move is not None:
+                assert inner.view(inner.to_move) == reference.view(reference.to_move)
+        assert state.returns() == reference.returns()
+    assert fast > 0 and slow > 0 and refused > 0
