@@ -46,6 +46,7 @@ from campfire.server.http.requests import (
     bearer,
     display_name,
     first_error,
+    query_int,
     read_body,
 )
 from campfire.server.http.sockets import add_socket_routes
@@ -295,8 +296,8 @@ def create_app(
     @app.get("/api/tables")
     async def list_tables(request: Request) -> dict[str, Any]:
         """The lobby: listed tables only, newest first, `limit` of each status from `offset`."""
-        offset = _query_int(request, "offset", 0, 0, LISTING_OFFSET_MAX)
-        size = _query_int(request, "limit", LISTING_LIMIT, 1, LISTING_MAX)
+        offset = query_int(request, "offset", 0, 0, LISTING_OFFSET_MAX)
+        size = query_int(request, "limit", LISTING_LIMIT, 1, LISTING_MAX)
         since = hub.waiting_since()
         out: dict[str, Any] = {}
         totals: dict[str, int] = {}
@@ -623,19 +624,6 @@ def as_it_was(meta: dict[str, Any]) -> dict[str, Any]:
     for seat in meta["seats"]:
         seat.update(online=seat["taken"], away=False, away_for=None)
     return meta
-
-
-def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Refused(422, f"{name} must be a whole number, not {raw[:40]!r}") from None
-    if not low <= value <= high:
-        raise Refused(422, f"{name} must be between {low} and {high}, not {value}")
-    return value
 
 
 def _title(name: str) -> str:

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse
 from campfire.accounts.folding import name_key
 from campfire.kernel import get_game
 from campfire.server.http.language import render
+from campfire.server.http.requests import query_int
 from campfire.server.refusals import Refused
 from campfire.server.store.results import (
     PAGE_DEFAULT,
@@ -32,7 +33,7 @@ def add_profile_routes(app: FastAPI, results: Results, store: Any) -> None:
 
     @app.get("/api/players/{name}")
     async def player(name: str, request: Request) -> dict[str, Any]:
-        limit = _query_int(request, "limit", RECENT_DEFAULT, 1, RECENT_MAX)
+        limit = query_int(request, "limit", RECENT_DEFAULT, 1, RECENT_MAX)
         found = await store(results.player, name, name_key(name[:100]), limit)
         if found is None:
             raise Refused(404, f"there is no player named {name[:40]!r}")
@@ -41,8 +42,8 @@ def add_profile_routes(app: FastAPI, results: Results, store: Any) -> None:
     @app.get("/api/leaderboard/{game}")
     async def leaderboard(game: str, request: Request) -> dict[str, Any]:
         _game_named(game)
-        offset = _query_int(request, "offset", 0, 0, 10**9)
-        limit = _query_int(request, "limit", PAGE_DEFAULT, 1, PAGE_MAX)
+        offset = query_int(request, "offset", 0, 0, 10**9)
+        limit = query_int(request, "limit", PAGE_DEFAULT, 1, PAGE_MAX)
         return dict(await store(results.leaderboard, game, offset, limit))
 
     @app.get("/api/seat-ratings")
@@ -71,16 +72,3 @@ def _game_named(name: str) -> None:
         get_game(name)
     except KeyError as error:
         raise Refused(404, str(error.args[0])) from None
-
-
-def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise Refused(422, f"{name} must be a whole number, not {raw[:40]!r}") from None
-    if not low <= value <= high:
-        raise Refused(422, f"{name} must be between {low} and {high}, not {value}")
-    return value

@@ -151,3 +151,17 @@ def bearer(authorization: str | None) -> str | None:
     if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
         raise Refused(401, "send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter within [low, high], or a 422 that says what was wrong."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise Refused(422, f"{name} must be a whole number, not {raw[:40]!r}") from None
+    if not low <= value <= high:
+        raise Refused(422, f"{name} must be between {low} and {high}, not {value}")
+    return value
