@@ -288,3 +288,11 @@ def test_play_tells_its_errors_in_the_language_asked(campfire: Run) -> None:
     assert result.stderr.startswith("campfire: unbekanntes Spiel 'chess' (Spiele: ")
     result = campfire("play", "powwow", "--lang", "en", "--players", "3", "--seat", "7")
     assert result.stderr == "campfire: there is no seat 7 with 3 players\n"
+
+
+def test_play_tells_a_bad_resume_in_spanish(campfire: Run, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    result = campfire("play", "powwow", "--lang", "es", "--resume", str(missing))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"campfire: no se puede reanudar {missing}: ")
+    assert "Traceback" not in result.stderr

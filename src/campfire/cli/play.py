@@ -134,7 +134,11 @@ def play(
         try:
             save_whole(session.record(), record)  # now, so that a bad FILE stops us at once
         except OSError as error:
-            fail(f"cannot write the record to {record}: {error.strerror}")
+            fail(
+                N_("cannot write the record to {file}: {reason}"),
+                file=record,
+                reason=error.strerror,
+            )
     raise SystemExit(session.run())
 
 
@@ -146,12 +150,22 @@ def resumed(
     try:
         record = Record.load(path)
         if record.game != game.name:
-            fail(f"{path} is a {record.game} game, not {game.name}")
+            fail(
+                N_("{file} is a {game} game, not {wanted}"),
+                file=path,
+                game=record.game,
+                wanted=game.name,
+            )
         state = record.replay()
     except RecordError as error:
-        fail(f"cannot resume {path}: {error}")
+        fail(N_("cannot resume {file}: {reason}"), file=path, reason=error)
     if players is not None and players != record.players:
-        fail(f"--players {players} conflicts with {path}, a game of {record.players} players")
+        fail(
+            N_("--players {players} conflicts with {file}, a game of {n} players"),
+            players=players,
+            file=path,
+            n=record.players,
+        )
     given = options_from(option, game.default_options())
     try:
         game.new_state(record.players, given)  # refuses unknown options and bad values
