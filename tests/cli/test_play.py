@@ -276,3 +276,23 @@ def test_record_writes_the_whole_game_and_refuses_a_file_it_cannot_write(
     result = campfire("play", "powwow", "--record", str(tmp_path / "no" / "such.json"), stdin="")
     assert result.returncode == 2
     assert result.stderr.startswith(f"campfire: cannot write the record to {tmp_path}/no/such")
+
+
+def test_play_tells_its_errors_in_the_language_asked(campfire: Run) -> None:
+    """`--lang` also speaks the command's own errors (the English ones stay as they were)."""
+    result = campfire("play", "powwow", "--lang", "fr", "--players", "3", "--seat", "7")
+    assert result.returncode == 2
+    assert result.stderr == "campfire: il n'y a pas de place 7 avec 3 joueurs\n"
+    result = campfire("play", "chess", "--lang", "de")
+    assert result.returncode == 2
+    assert result.stderr.startswith("campfire: unbekanntes Spiel 'chess' (Spiele: ")
+    result = campfire("play", "powwow", "--lang", "en", "--players", "3", "--seat", "7")
+    assert result.stderr == "campfire: there is no seat 7 with 3 players\n"
+
+
+def test_play_tells_a_bad_resume_in_spanish(campfire: Run, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    result = campfire("play", "powwow", "--lang", "es", "--resume", str(missing))
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"campfire: no se puede reanudar {missing}: ")
+    assert "Traceback" not in result.stderr

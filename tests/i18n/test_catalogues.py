@@ -79,3 +79,30 @@ def test_the_pseudo_locale_is_accented_longer_and_keeps_placeholders() -> None:
     assert translator("xx").gettext("Seat {seat} guesses {value}.", seat=2, value=9) != (
         "Seat 2 guesses 9."
     )
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "es"])
+def test_a_clock_event_names_the_bot_level_in_the_readers_language(lang: str) -> None:
+    from campfire.kernel.events import Event
+    from campfire.server.tables.live import CLOCK_EVENT, clock_text
+
+    tr = translator(lang)
+    event = Event(CLOCK_EVENT, {"seat": 1, "level": "easy"})
+    text = clock_text(event, 0, lang)
+    assert tr.pgettext("level", "easy") != "easy"
+    assert tr.pgettext("level", "easy") in text
+    # an English reader reads the level's name as it is
+    assert "a easy bot played the turn" in clock_text(event, 0, "en")
+
+
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "es"])
+def test_the_page_scripts_receive_the_bot_levels_words(lang: str) -> None:
+    """The lobby and the table show a seat's level with `pgettext("level", name)`."""
+    import orjson
+
+    from campfire.i18n import LEVELS
+    from campfire.i18n.scripts import CONTEXT, script_catalogue
+
+    messages = orjson.loads(script_catalogue(lang))["messages"]
+    for level in LEVELS:
+        assert messages[f"level{CONTEXT}{level}"] == translator(lang).level(level)

@@ -80,6 +80,9 @@ def test_a_whole_pow_wow_game_is_narrated_in_the_players_language(
         text = play_out(game, lang, [word("command", "dispute"), f"{word('command', 'guess')} 5"])
     for english in ENGLISH:
         assert english not in text, f"{english!r} left in English"
+    # the bots' level is shown in the language ("random" stays the identifier in the record)
+    assert tr.gettext("{level} bot", level=word("level", "random")) in text
+    assert "random bot" not in text
     said = tr.ngettext(
         "Game over. Winner: {names}.", "Game over. Winners: {names}.", 1, names=""
     ).rstrip(".")

@@ -7,6 +7,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from campfire.i18n import N_, Translator, translator
 from campfire.kernel.options import parse_option_value
 from campfire.kernel.registry import games, get_game
 from campfire.kernel.state import Game
@@ -23,9 +24,19 @@ RayAddress = Annotated[
 ]
 
 
-def fail(message: str, code: int = 2) -> NoReturn:
-    """One clear line on standard error, and out."""
-    print(f"campfire: {message}", file=sys.stderr)
+#: the language the command's errors are told in (one command, one reader: set by `speak`)
+_spoken: list[Translator] = [translator("en")]
+
+
+def speak(lang: str) -> None:
+    """Tell this command's errors in `lang` (`campfire play --lang`, or LC_ALL/LANG)."""
+    _spoken[0] = translator(lang)
+
+
+def fail(message: str, code: int = 2, /, **args: Any) -> NoReturn:
+    """One clear line on standard error, and out: `message` in the spoken language (a
+    catalogue message with its `{placeholders}` from `args`; any other text as it is)."""
+    print(f"campfire: {_spoken[0].gettext(message, **args)}", file=sys.stderr)
     raise SystemExit(code)
 
 
@@ -33,7 +44,11 @@ def game_named(name: str) -> Game[Any]:
     try:
         return get_game(name)
     except KeyError:
-        fail(f"unknown game {name!r} (games: {', '.join(games())})")
+        fail(
+            N_("unknown game {name} (games: {games})"),
+            name=repr(name),
+            games=", ".join(games()),
+        )
 
 
 def bot_games(

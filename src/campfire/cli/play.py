@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 
 from campfire.bots import make_bot, seat_levels
-from campfire.cli.common import fail, game_named, options_from
-from campfire.i18n import LANGUAGES, PSEUDO, from_environment, language_of
+from campfire.cli.common import fail, game_named, options_from, speak
+from campfire.i18n import LANGUAGES, N_, PSEUDO, from_environment, language_of
 from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
@@ -65,13 +65,14 @@ def play(
     ] = None,
 ) -> None:
     """Play at the terminal. Commands are read one per line, so a game can be scripted."""
-    game = game_named(game_name)
     if lang is None:
         lang = from_environment()
     elif language_of(lang) in (None, PSEUDO) and lang != PSEUDO:
         fail(f"--lang {lang!r}: the languages are {', '.join(LANGUAGES)}")
     else:
         lang = language_of(lang) or "en"
+    speak(lang)
+    game = game_named(game_name)
     rng = random.Random(seed)
     recorded: list[str | None] | None = None  # the record's bot level by seat, if it says
     if resume is not None:
@@ -133,7 +134,11 @@ def play(
         try:
             save_whole(session.record(), record)  # now, so that a bad FILE stops us at once
         except OSError as error:
-            fail(f"cannot write the record to {record}: {error.strerror}")
+            fail(
+                N_("cannot write the record to {file}: {reason}"),
+                file=record,
+                reason=error.strerror,
+            )
     raise SystemExit(session.run())
 
 
@@ -145,12 +150,22 @@ def resumed(
     try:
         record = Record.load(path)
         if record.game != game.name:
-            fail(f"{path} is a {record.game} game, not {game.name}")
+            fail(
+                N_("{file} is a {game} game, not {wanted}"),
+                file=path,
+                game=record.game,
+                wanted=game.name,
+            )
         state = record.replay()
     except RecordError as error:
-        fail(f"cannot resume {path}: {error}")
+        fail(N_("cannot resume {file}: {reason}"), file=path, reason=error)
     if players is not None and players != record.players:
-        fail(f"--players {players} conflicts with {path}, a game of {record.players} players")
+        fail(
+            N_("--players {players} conflicts with {file}, a game of {n} players"),
+            players=players,
+            file=path,
+            n=record.players,
+        )
     given = options_from(option, game.default_options())
     try:
         game.new_state(record.players, given)  # refuses unknown options and bad values
@@ -187,7 +202,7 @@ def seated_as_recorded(
             f" where people sat at {', '.join(map(str, people)) or 'no seat'}"
         )
     if not people:
-        fail("in the record every seat is a bot's: there is no seat to play")
+        fail(N_("in the record every seat is a bot's: there is no seat to play"))
     if bots is not None and seated_from_flags(game, len(recorded), people, bots) != recorded:
         said = ", ".join(f"seat {s}: {level or HUMAN}" for s, level in enumerate(recorded))
         fail(f"--bots {bots} conflicts with the record's seats ({said})")
@@ -201,7 +216,7 @@ def seated_from_flags(
     humans = set(seat if seat else [0])
     for s in humans:
         if not 0 <= s < n:
-            fail(f"there is no seat {s} with {n} players")
+            fail(N_("there is no seat {seat} with {n} players"), seat=s, n=n)
     others = [s for s in range(n) if s not in humans]
     try:
         levels = seat_levels(bots, len(others), game, extra=(HUMAN,)) if others else []

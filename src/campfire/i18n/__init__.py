@@ -34,6 +34,7 @@ from babel.support import NullTranslations, Translations
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
+    "LEVELS",
     "LOCALE_DIR",
     "NAMES",
     "NC_",
@@ -70,6 +71,16 @@ def N_(message: str) -> str:
 def NC_(context: str, message: str) -> str:
     """Marks a message with a context (`pgettext`'s) for extraction."""
     return message
+
+
+#: the bot levels' words shown to people (the names themselves stay English identifiers)
+LEVELS: tuple[str, ...] = (
+    NC_("level", "random"),
+    NC_("level", "easy"),
+    NC_("level", "medium"),
+    NC_("level", "hard"),
+    NC_("level", "expert"),
+)
 
 
 def language_of(tag: str | None) -> str | None:
@@ -144,6 +155,11 @@ class Translator:
     def pgettext(self, context: str, message: str, /, **args: Any) -> str:
         said = str(self.translations.pgettext(context, message))
         return said.format(**args) if args else said
+
+    def level(self, name: str) -> str:
+        """A bot level's word for people; the English name stays the identifier on the wire
+        and in records (an unknown level is shown as it is)."""
+        return self.pgettext("level", name) if name in LEVELS else name
 
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self.locale)

@@ -271,7 +271,9 @@ class Session:
     def role(self, seat: int) -> str:
         if seat not in self.humans:
             level = self.levels.get(seat)
-            return self.say(say.ROLE_BOT_LEVEL, level=level) if level else self.say(say.ROLE_BOT)
+            if not level:
+                return self.say(say.ROLE_BOT)
+            return self.say(say.ROLE_BOT_LEVEL, level=self.tr.level(level))
         return self.say(say.ROLE_YOU) if len(self.humans) == 1 else self.say(say.ROLE_PERSON)
 
     def hand_over(self, seat: int) -> None:

@@ -69,7 +69,7 @@ function drawSeats() {
     const id = `seat-${s}`;
     const options = s === 0
       ? [el("option", { value: "you" }, _("You"))]
-      : [el("option", { value: "open" }, _("A friend (invite link)")), ...levels.map((l) => el("option", { value: `bot:${l}`, selected: l === preferred }, _("Bot: {level}", { level: l })))];
+      : [el("option", { value: "open" }, _("A friend (invite link)")), ...levels.map((l) => el("option", { value: `bot:${l}`, selected: l === preferred }, _("Bot: {level}", { level: pgettext("level", l) })))];
     rows.push(el("div", { class: "seat-row" }, el("label", { for: id }, _("Seat {seat}", { seat: s })), el("select", { id, "data-seat": s, disabled: s === 0 }, options)));
   }
   $("seats").replaceChildren(...rows);
@@ -184,7 +184,7 @@ function fill(id, tables, link, empty) {
   list.replaceChildren(...tables.map((t) => {
     const [label, href] = link(t);
     const rated = (s) => (ratingText(ratings, t.id, s.seat) ? ` (${ratingText(ratings, t.id, s.seat)})` : "");
-    const seated = t.seats.map((s) => (s.kind === "bot" ? _("{level} bot", { level: s.level }) : s.name ? `${s.name}${rated(s)}` : _("free seat"))).join(", ");
+    const seated = t.seats.map((s) => (s.kind === "bot" ? _("{level} bot", { level: pgettext("level", s.level) }) : s.name ? `${s.name}${rated(s)}` : _("free seat"))).join(", ");
     const free = t.seats.filter((s) => !s.taken).length;
     return el("li", {},
       el("div", {}, el("strong", {}, t.title), " ", el("span", { class: "muted" }, ngettext("{n} player", "{n} players", t.players) + (free ? " · " + ngettext("{n} free", "{n} free", free) : "")),

@@ -5,7 +5,7 @@ import {
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { statsTable } from "/static/review.js";
-import { _, ngettext } from "/static/i18n.js";
+import { _, ngettext, pgettext } from "/static/i18n.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -651,7 +651,7 @@ function waitingRoom() {
   const hosting = page.seat && table.host === you() && table.status === "waiting";
   const seats = el("ul", { class: "seat-list" }, table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
     el("span", { class: "seat-no" }, _("Seat {seat}", { seat: s.seat })),
-    el("span", {}, s.kind === "bot" ? `${s.name} · ${_("{level} bot", { level: s.level })}` : s.taken ? (s.seat === you() ? _("{name} (you)", { name: s.name }) : s.name) : _("free")),
+    el("span", {}, s.kind === "bot" ? `${s.name} · ${_("{level} bot", { level: pgettext("level", s.level) })}` : s.taken ? (s.seat === you() ? _("{name} (you)", { name: s.name }) : s.name) : _("free")),
     ctx.rating(s.seat) ? el("span", { class: "seat-rating" }, ctx.rating(s.seat)) : null,
     s.kind === "human" && s.taken ? el("span", { class: s.online ? "dot on" : "dot", title: s.online ? _("connected") : _("not connected") }) : null,
     hosting && s.kind === "human" && s.taken && s.seat !== you()

@@ -297,7 +297,7 @@ def clock_text(event: Event, seat: int | None, lang: str = "en") -> str:
     _ = tr.gettext
     d = event.data
     mine = seat is not None and d["seat"] == seat
-    level = d["level"]
+    level = tr.level(d["level"])
     if mine:
         text = _("Your time ran out: a {level} bot played your turn.", level=level)
         if d.get("handed"):
