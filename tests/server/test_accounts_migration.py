@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alembic import command
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import inspect, text
 
 from campfire.server.store import migrate
-from campfire.server.store.storage import PLAYING, Storage, engine_url
+from campfire.server.store.storage import PLAYING, Storage
 from tests.server.conftest import PG_URL
+from tests.server.migrating import at_revision
 
 ROWS = [
     "INSERT INTO campfire_tables (id, game, players, options, status, moves, winners, created,"
@@ -24,16 +24,6 @@ ROWS = [
     "INSERT INTO campfire_moves (table_id, idx, entry) VALUES ('before005abc', 0,"
     ' \'{"chance": "shuffle", "order": []}\')',
 ]
-
-
-def _at_0004(engine: Engine, schema: str | None) -> None:
-    with engine.connect() as connection:
-        migrate._search_path(connection, schema)
-        command.upgrade(migrate.config(connection, schema), "0004_removed")
-        connection.commit()
-        for row in ROWS:
-            connection.execute(text(row))
-        connection.commit()
 
 
 def _check(url: str, schema: str | None) -> None:
@@ -60,14 +50,10 @@ def _check(url: str, schema: str | None) -> None:
 
 def test_sqlite_database_of_0004_upgrades_keeping_its_tables(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'before.sqlite3'}"
-    engine = create_engine(url)
-    _at_0004(engine, None)
-    engine.dispose()
+    at_revision(url, None, "0004_removed", ROWS)
     _check(url, None)
 
 
 def test_postgresql_database_of_0004_upgrades_keeping_its_tables(pg_schema: str) -> None:
-    engine = create_engine(engine_url(PG_URL))
-    _at_0004(engine, pg_schema)
-    engine.dispose()
+    at_revision(PG_URL, pg_schema, "0004_removed", ROWS)
     _check(PG_URL, pg_schema)

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from alembic import command
-from sqlalchemy import Engine, create_engine, func, inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from campfire.server.store import migrate
 from campfire.server.store.schema import player_games_t, ratings_t, results_t
-from campfire.server.store.storage import Storage, engine_url
+from campfire.server.store.storage import Storage
 from tests.server.conftest import PG_URL
+from tests.server.migrating import at_revision
 
 ROWS = [
     "INSERT INTO campfire_tables (id, game, players, options, status, moves, winners, created,"
@@ -22,16 +22,6 @@ ROWS = [
     " timeouts, account_id) VALUES ('before006abc', 0, 'human', NULL, 'Ana', 'h0', NULL, 0,"
     " 'acct0')",
 ]
-
-
-def _at_0005(engine: Engine, schema: str | None) -> None:
-    with engine.connect() as connection:
-        migrate._search_path(connection, schema)
-        command.upgrade(migrate.config(connection, schema), "0005_accounts")
-        connection.commit()
-        for row in ROWS:
-            connection.execute(text(row))
-        connection.commit()
 
 
 def _check(url: str, schema: str | None) -> None:
@@ -55,14 +45,10 @@ def _check(url: str, schema: str | None) -> None:
 
 def test_sqlite_database_of_0005_upgrades_keeping_its_tables(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'before.sqlite3'}"
-    engine = create_engine(url)
-    _at_0005(engine, None)
-    engine.dispose()
+    at_revision(url, None, "0005_accounts", ROWS)
     _check(url, None)
 
 
 def test_postgresql_database_of_0005_upgrades_keeping_its_tables(pg_schema: str) -> None:
-    engine = create_engine(engine_url(PG_URL))
-    _at_0005(engine, pg_schema)
-    engine.dispose()
+    at_revision(PG_URL, pg_schema, "0005_accounts", ROWS)
     _check(PG_URL, pg_schema)
