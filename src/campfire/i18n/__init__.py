@@ -156,6 +156,11 @@ class Translator:
         said = str(self.translations.pgettext(context, message))
         return said.format(**args) if args else said
 
+    def seat(self, s: int, viewer: int | None) -> str:
+        """Seat `s` as the narration names it to `viewer`: "you" for the viewer's own seat,
+        "seat 2" for another (one wording for both games' narration)."""
+        return self.gettext("you") if s == viewer else self.gettext("seat {seat}", seat=s)
+
     def level(self, name: str) -> str:
         """A bot level's word for people; the English name stays the identifier on the wire
         and in records (an unknown level is shown as it is)."""

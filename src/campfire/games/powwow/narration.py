@@ -17,10 +17,6 @@ def feather(code: str, tr: Translator) -> str:
     return {"max0": "max=0"}.get(code, code)
 
 
-def name(s: int, seat: int | None, tr: Translator) -> str:
-    """A seat as a label ("you", "seat 2")."""
-    return tr.gettext("you") if s == seat else tr.gettext("seat {seat}", seat=s)
-
 
 def describe(event: Event, seat: int | None, lang: str = "en") -> str:
     tr = translator(lang)
@@ -126,7 +122,7 @@ def describe(event: Event, seat: int | None, lang: str = "en") -> str:
         shown = "; ".join(
             _(
                 "{name}: {feathers}",
-                name=name(s, seat, tr),
+                name=tr.seat(s, seat),
                 feathers=" ".join(feather(f, tr) for f in worn),
             )
             for s, worn in enumerate(d["worn"])
@@ -173,7 +169,7 @@ def describe(event: Event, seat: int | None, lang: str = "en") -> str:
         return _("Seat {seat} is out of the game.", seat=d["seat"])
     if kind == "game_over":
         winners = d["winners"]
-        names = tr.join(name(s, seat, tr) for s in winners)
+        names = tr.join(tr.seat(s, seat) for s in winners)
         return tr.ngettext(
             "Game over. Winner: {names}.", "Game over. Winners: {names}.", len(winners), names=names
         )

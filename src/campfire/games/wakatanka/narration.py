@@ -34,9 +34,6 @@ def animals(codes: list[str], tr: Translator) -> str:
     return ", ".join(animal(c, tr) for c in codes)
 
 
-def name(s: int, seat: int | None, tr: Translator) -> str:
-    return tr.gettext("you") if s == seat else tr.gettext("seat {seat}", seat=s)
-
 
 def describe(event: Event, seat: int | None, lang: str = "en") -> str:
     tr = translator(lang)
@@ -50,7 +47,7 @@ def describe(event: Event, seat: int | None, lang: str = "en") -> str:
         return _("The shaman marker starts on {tile}.", tile=animal(d["tile"], tr))
     if kind == "deal":
         sizes = ", ".join(
-            _("{name} {count}", name=name(s, seat, tr), count=tr.number(n))
+            _("{name} {count}", name=tr.seat(s, seat), count=tr.number(n))
             for s, n in enumerate(d["hand_sizes"])
         )
         return _("The cards are dealt: {sizes}.", sizes=sizes)
@@ -176,7 +173,7 @@ def describe(event: Event, seat: int | None, lang: str = "en") -> str:
             "Seat {seat} accepts seat {player}'s last card.", seat=d["seat"], player=d["player"]
         )
     if kind == "game_over":
-        names = tr.join(name(s, seat, tr) for s in d["winners"])
+        names = tr.join(tr.seat(s, seat) for s in d["winners"])
         if d["reason"] == "tokens":
             return _("Game over. Winner: {names}, with four tokens.", names=names)
         return _("Game over. Winner: {names}, with an empty hand.", names=names)
