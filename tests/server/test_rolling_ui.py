@@ -1,0 +1,120 @@
+"""The table page through a restart (issue 26): two processes on PostgreSQL + Redis behind
+Debian's nginx routing by table; the process holding a person's page is stopped as an upgrade
+stops it (SIGTERM). The page is told 1012, comes back at once through the proxy to the other
+process, and the person plays their next move from the page there."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import httpx
+import pytest
+from benchmarks.cluster import NGINX, REDIS_URL, deployment
+from playwright.sync_api import expect
+
+from tests.server import browsing
+from tests.server.browsing import after_move, at, wait_for_turn_or_end
+from tests.server.test_ops import scrape
+from tests.server.test_rolling import BACK_WITHIN, wait_for
+
+browser = browsing.browser
+open_page = browsing.open_page
+
+#: every socket the page opens, with when it opened and closed and the close code
+SOCKETS = """
+window.__sockets = [];
+const Real = window.WebSocket;
+window.WebSocket = class extends Real {
+  constructor(...args) {
+    super(...args);
+    const seen = { opened: null, closed: null, code: null };
+    window.__sockets.push(seen);
+    this.addEventListener("open", () => { seen.opened = performance.now(); });
+    this.addEventListener("close", (e) => { seen.closed = performance.now(); seen.code = e.code; });
+  }
+};
+"""
+
+
+@pytest.fixture(autouse=True)
+def need_nginx() -> None:
+    if not os.access(NGINX, os.X_OK):
+        pytest.fail(f"{NGINX} is missing: `make nginx` installs Debian's nginx")
+
+
+def test_the_page_comes_back_at_once_after_its_process_restarts(open_page: Any) -> None:
+    with deployment(2, "postgresql", redis=REDIS_URL, bot_pause=0.2, seed=3, by_table=True) as (
+        cluster,
+        _,
+    ):
+        try:
+            with httpx.Client(base_url=cluster.base, timeout=20, trust_env=False) as http:
+                made = http.post(
+                    "/api/tables",
+                    json={
+                        "game": "powwow",
+                        "players": 3,
+                        "bots": {"1": "random", "2": "random"},
+                        "name": "Ana",
+                        # ten buzzards a player: the game is still on after the restart
+                        "options": {"buzzards": 10},
+                    },
+                )
+                assert made.status_code == 201, made.text
+                table = made.json()
+            watched = open_page()
+            watched.context.add_init_script(SOCKETS)
+            page = watched.page
+            page.goto(f"{cluster.base}/")
+            page.evaluate(
+                "([id, seat, token]) => localStorage.setItem(`campfire:seat:${id}`,"
+                " JSON.stringify({seat, token}))",
+                [table["id"], table["seat"], table["token"]],
+            )
+            page.goto(f"{cluster.base}/t/{table['id']}")
+            expect(page.locator(".seat.me")).to_have_count(1)
+            expect(page.locator("#conn")).to_have_class("conn conn-ok")
+            # nginx routes by table: the page's socket is on exactly one of the processes
+            wait_for(
+                lambda: (
+                    sorted(scrape(s.base)["campfire_sockets"] for s in cluster.servers) == [0, 1]
+                )
+            )
+            holder = next(
+                i for i, s in enumerate(cluster.servers) if scrape(s.base)["campfire_sockets"] == 1
+            )
+            other = cluster.servers[1 - holder]
+
+            assert cluster.servers[holder].terminate() == 0, cluster.logs()
+            page.wait_for_function(
+                "window.__sockets.length >= 2 && window.__sockets[1].opened !== null"
+            )
+            first, second = page.evaluate("window.__sockets.slice(0, 2)")
+            # told to reconnect because of a restart, and back within the contract's 3 s
+            assert first["code"] == 1012, first
+            assert second["opened"] - first["closed"] < BACK_WITHIN * 1000, (first, second)
+            expect(page.locator("#conn")).to_have_class("conn conn-ok")
+            wait_for(lambda: scrape(other.base)["campfire_sockets"] == 1)
+
+            # the person plays on from the page, served by the other process
+            assert wait_for_turn_or_end(page) == "turn"
+            before = at(page)
+            dispute = page.locator("#dispute-btn")
+            if dispute.is_enabled():
+                dispute.click()
+            else:
+                guess = page.locator("#guess-value")
+                guess.fill(guess.get_attribute("min") or "0")
+                page.locator("#guess-btn").click()
+            after_move(page, before)
+            with httpx.Client(base_url=cluster.base, timeout=20, trust_env=False) as http:
+                state = http.get(
+                    f"/api/tables/{table['id']}/state",
+                    headers={"Authorization": f"Bearer {table['token']}"},
+                ).json()
+            assert state["at"] > before, state
+            assert watched.errors == [] and watched.toasts() == []
+        except BaseException:
+            print(cluster.logs())
+            raise
