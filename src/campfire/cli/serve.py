@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
 import os
 import shutil
-import signal
 import tempfile
-from types import FrameType
 from typing import Annotated, Any
 
 import typer
@@ -230,46 +228,18 @@ def _serve(
     }
     if logging is not None:
         options["log_config"] = logging
+    from campfire.cli.draining import DrainingServer, serve_workers
+
     if workers == 1:
-        server = _draining_server_class()(uvicorn.Config(app, **options), app, drain_seconds)
-        server.run()
+        DrainingServer(uvicorn.Config(app, **options), drain_seconds, app).run()
         return
     # each worker process builds its own app from the settings
     os.environ[CONFIG_VARIABLE] = json.dumps(settings)
-    uvicorn.run("campfire.server.http.app:app_from_env", factory=True, workers=workers, **options)
-
-
-def _draining_server_class() -> Any:
-    import uvicorn
-
-    class Draining(uvicorn.Server):
-        """uvicorn's server, but SIGTERM drains first (`http/ops.py`: not ready, the tables
-        handed over, the sockets told 1012) and then exits with status 0; SIGINT (Ctrl-C)
-        stops as before."""
-
-        def __init__(self, config: uvicorn.Config, app: Any, drain_seconds: float) -> None:
-            super().__init__(config)
-            self.app = app
-            self.drain_seconds = drain_seconds
-            self.loop: asyncio.AbstractEventLoop | None = None
-
-        async def startup(self, sockets: Any = None) -> None:
-            self.loop = asyncio.get_running_loop()
-            await super().startup(sockets)
-
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            if sig != signal.SIGTERM or self.loop is None or self.should_exit:
-                super().handle_exit(sig, frame)
-                return
-            self.loop.call_soon_threadsafe(self._drain)
-
-        def _drain(self) -> None:
-            self.app.state.ops.begin_drain(self.drain_seconds, self._done)
-
-        def _done(self) -> None:
-            self.should_exit = True
-
-    return Draining
+    config = uvicorn.Config(
+        "campfire.server.http.app:app_from_env", factory=True, workers=workers, **options
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        serve_workers(config, drain_seconds)
 
 
 def _check_redis(url: str) -> None:
