@@ -464,9 +464,10 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
   if (view.out.includes(round.loser) && view.buzzards[round.loser] >= view.options.buzzards) {
     say(round.loser === view.seat ? _("You are out of the game.") : _("{name} is out of the game.", { name: loser }), "verdict");
   }
+  const guessed = _("guess {value}", { value: round.guess });
   const panel = el("section", { class: "pw-reveal", role: "dialog", "aria-label": _("The count of round {round}", { round: figures.round }) },
     el("div", { class: "reveal-body" },
-      el("h2", {}, _("Round {round}: {name} disputed {guess}", { round: figures.round, name: ctx.name(round.disputer), guess: ctx.possessive(round.owner, _("guess {value}", { value: round.guess })) })),
+      el("h2", {}, _("Round {round}: {name} disputed {guess}", { round: figures.round, name: ctx.name(round.disputer), guess: ctx.possessive(round.owner, guessed) })),
       el("div", { class: "reveal-rows" }, rows),
       el("ol", { class: "reveal-steps" }, steps)));
   if (ctx.present) {
