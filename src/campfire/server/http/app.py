@@ -62,7 +62,7 @@ from campfire.server.tables.hub import (
     Hub,
     TableSpec,
 )
-from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, token_hash
+from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, chat_in, token_hash
 from campfire.server.tables.reviews import Reviews
 from campfire.server.tables.webgame import web_game
 
@@ -600,11 +600,13 @@ def create_app(
         return {"seat": seat, "at": table.at, "coach": data}
 
     @app.get("/api/tables/{table_id}/chat")
-    async def chat_log(table_id: str) -> dict[str, Any]:
-        """Everything said at the table, in order (a finished game's replay shows it)."""
+    async def chat_log(table_id: str, request: Request) -> dict[str, Any]:
+        """Everything said at the table, in order (a finished game's replay shows it); quick
+        messages in the request's language."""
         table = await table_named(table_id)
         await hub.chat.catch_up(table)
-        return {"id": table.id, "messages": list(table.chat)}
+        lang = page_language(request)
+        return {"id": table.id, "messages": [chat_in(m, lang) for m in table.chat]}
 
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
@@ -683,7 +685,9 @@ def create_app(
             "table": as_it_was(table.meta()),
             # the table talk said up to this step, kept beside the game (not in its record)
             "chat": [
-                chat_message(r) for r in said if (r.step if r.step is not None else total) <= step
+                chat_message(r, lang)
+                for r in said
+                if (r.step if r.step is not None else total) <= step
             ],
         }
 

@@ -5,7 +5,7 @@ import {
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { statsTable } from "/static/review.js";
-import { _, ngettext, pgettext } from "/static/i18n.js";
+import { _, lang, ngettext, pgettext } from "/static/i18n.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -339,10 +339,13 @@ function chatEmpty() {
 function chatLine(m) {
   const seat = typeof m.seat === "number" ? m.seat : null;
   let who;
-  if (seat !== null && seat === you()) who = "you";
+  if (seat !== null && seat === you()) who = pgettext("chat", "you");
   else if (seat !== null && page.table && seat < page.table.seats.length) who = ctx.plainName(seat);
-  else who = `${m.name || "someone"} (watching)`;
-  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  else {
+    const someone = pgettext("chat", "someone");
+    who = _("{name} (watching)", { name: m.name && m.name !== "Spectator" ? m.name : someone });
+  }
+  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString(lang === "xx" ? "en" : lang, { hour: "2-digit", minute: "2-digit" }) : "";
   // text only: the message is a text node, never parsed as HTML
   return el("li", { dataset: { seat: seat === null ? "" : String(seat) }, title: when },
     el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), String(m.text || ""));

@@ -855,7 +855,7 @@ class Hub:
                     ),
                 )
             if seat != by:
-                who = place.name or f"seat {seat}"
+                who = place.name or Refusal(N_("seat {seat}"), seat=seat)
                 if self.bus.shared:
                     table.presence.update(await self.bus.presence(table.id, [seat]))
                 away = table.away_for(seat)
