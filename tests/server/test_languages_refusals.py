@@ -291,6 +291,7 @@ REASONS = {
     "BadPassword": 0,
     "PasskeyRefused": 0,
     "TooMany": 0,
+    "too_many": 0,
 }
 
 

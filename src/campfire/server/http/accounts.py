@@ -187,7 +187,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             raise Refused(422, said(error)) from None
         wait = await accounts.hit(f"signup:{_address(request)}", SIGNUPS_PER_HOUR, 3600.0)
         if wait is not None:
-            raise too_many("too many new accounts from your address", wait)
+            raise too_many(Refusal(N_("too many new accounts from your address")), wait)
         if await db(store.named, name) is not None:
             raise Refused(
                 409,
@@ -360,7 +360,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         rp_id, _origin = _relying_party(request)
         wait = await accounts.hit(f"passkey:{_address(request)}", 60, 60.0)
         if wait is not None:
-            raise too_many("too many passkey sign-ins from your address", wait)
+            raise too_many(Refusal(N_("too many passkey sign-ins from your address")), wait)
         options, challenge = passkeys.authentication_options(rp_id)
         seconds = passkeys.TIMEOUT_MS / 1000
         challenge_id = await db(store.put_challenge, challenge, None, seconds)
