@@ -26,7 +26,7 @@ def test_a_body_too_large_is_refused_in_json(client: Client) -> None:
         assert response.status_code == 413
         assert response.headers["content-type"] == "application/json"
         assert response.json() == {
-            "error": f"the request body has at most {BODY_LIMIT:,} bytes",
+            "error": f"the request body has at most {BODY_LIMIT} bytes",
             "key": "the request body has at most {limit} bytes",
             "args": {"limit": BODY_LIMIT},
         }

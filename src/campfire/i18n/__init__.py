@@ -194,8 +194,8 @@ def translator(lang: str | None = "en") -> Translator:
 def refusal_text(problem: object, tr: Translator) -> str:
     """A refusal in `tr`'s language: the rules' and the server's own (a `Refusal` keeps its
     template and values; a value that names a thing, such as an animal, is named in the
-    language, a reason inside it is told the same way, every number, such as seconds to wait,
-    is written the language's way) or, for any other reason, the reason as it was said."""
+    language, a reason inside it is told the same way, a fraction such as seconds to wait is
+    written the language's way) or, for any other reason, the reason as it was said."""
     template = getattr(problem, "template", None)
     values = getattr(problem, "values", None)
     if isinstance(template, str) and isinstance(values, dict):
@@ -215,8 +215,9 @@ def _refusal_value(name: str, value: object, tr: Translator) -> object:
         return refusal_text(value, tr)
     if isinstance(value, str):
         return tr.pgettext("animal", value) if value else value
-    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e15:
-        # seconds to wait, limits, counts (a number out of all measure is shown as sent)
+    if isinstance(value, float) and abs(value) < 1e15:
+        # seconds to wait, hours: "2,5" in French (whole numbers, such as seats, limits and
+        # counts, are written as they are sent, and a number out of all measure as it is)
         return tr.number(value)
     return value
 
