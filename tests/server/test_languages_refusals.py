@@ -35,9 +35,11 @@ def said_in(lang: str, message: dict[str, Any]) -> str:
     tr = translator(lang)
     args = dict(message["args"])
     plural = args.pop("plural", None)
-    named = {k: tr.number(v) if isinstance(v, float) else v for k, v in args.items()}
+    named: dict[str, Any] = {
+        k: tr.number(v) if isinstance(v, float) else v for k, v in args.items()
+    }
     if plural is not None:
-        n = named.pop("n")
+        n = int(named.pop("n"))
         return tr.ngettext(message["key"], plural, n, **named)
     return tr.gettext(message["key"], **named)
 
