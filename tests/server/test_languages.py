@@ -158,8 +158,13 @@ def test_an_account_refusal_and_a_refused_page_in_the_requests_language(client: 
     en = client.http.post("/api/session", json=wrong)
     # the same shape, the reason in the asker's language
     assert en.status_code == de.status_code == 401
-    assert en.json() == {"error": "wrong name or password"}
-    assert de.json() == {"error": translator("de").gettext("wrong name or password")}
+    assert en.json() == {
+        "error": "wrong name or password",
+        "key": "wrong name or password",
+        "args": {},
+    }
+    assert de.json()["error"] == translator("de").gettext("wrong name or password")
+    assert de.json()["key"] == en.json()["key"]
     assert de.json()["error"] != en.json()["error"]
     page = client.http.get("/rules/chess?lang=fr", headers={"Accept": "text/html"})
     fr = translator("fr")

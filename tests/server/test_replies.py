@@ -25,7 +25,11 @@ def test_a_body_too_large_is_refused_in_json(client: Client) -> None:
     for response in (said, sent):
         assert response.status_code == 413
         assert response.headers["content-type"] == "application/json"
-        assert response.json() == {"error": f"the request body has at most {BODY_LIMIT} bytes"}
+        assert response.json() == {
+            "error": f"the request body has at most {BODY_LIMIT} bytes",
+            "key": "the request body has at most {limit} bytes",
+            "args": {"limit": BODY_LIMIT},
+        }
         assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
     assert client.app.state.storage.count() == 0
 

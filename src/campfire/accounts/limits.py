@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from campfire.accounts.folding import name_key
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 
 #: attempts per account and per address in WINDOW seconds
 PER_ACCOUNT = 10
@@ -21,6 +23,7 @@ class TooMany(Exception):
     """Too many attempts: `wait` seconds until the next one is counted."""
 
     def __init__(self, reason: str, wait: float) -> None:
+        # `reason` is a Refusal: told in each reader's language
         super().__init__(reason)
         self.reason = reason
         self.wait = wait
@@ -45,9 +48,9 @@ class SignInLimit:
         The name is counted as folded, so "ALICE" and "alice" share one count."""
         wait = await self.hit(f"signin-address:{address}", self.per_address, self.window)
         if wait is not None:
-            raise TooMany("too many sign-in attempts from your address", wait)
+            raise TooMany(Refusal(N_("too many sign-in attempts from your address")), wait)
         wait = await self.hit(
             f"signin-account:{name_key(name)[:80]}", self.per_account, self.window
         )
         if wait is not None:
-            raise TooMany("too many sign-in attempts for this account", wait)
+            raise TooMany(Refusal(N_("too many sign-in attempts for this account")), wait)

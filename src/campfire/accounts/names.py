@@ -9,7 +9,9 @@ import unicodedata
 from functools import cache
 
 from campfire.accounts.folding import name_key
+from campfire.i18n import N_
 from campfire.kernel import games
+from campfire.kernel.errors import Refusal
 
 NAME_MIN = 3
 NAME_MAX = 20
@@ -36,15 +38,29 @@ def account_name(raw: str) -> str:
     """The name as the account keeps it (NFKC, as typed otherwise), or `BadName`."""
     name = unicodedata.normalize("NFKC", raw.strip())
     if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise BadName(f"an account name has {NAME_MIN} to {NAME_MAX} characters, not {len(name)}")
+        raise BadName(
+            Refusal(
+                N_("an account name has {least} to {most} characters, not {length}"),
+                least=NAME_MIN,
+                most=NAME_MAX,
+                length=len(name),
+            )
+        )
     if not all(_allowed(ch) for ch in name):
         raise BadName(
-            "an account name holds letters, digits, '_' and '-' only (no spaces or symbols)"
+            Refusal(
+                N_("an account name holds letters, digits, '_' and '-' only (no spaces or symbols)")
+            )
         )
     key = name_key(name)
     if RESERVED.match(key) or key in _levels():
         raise BadName(
-            f"{name!r} is reserved (it names a seat, a bot or a bot level at the tables): "
-            "pick another name"
+            Refusal(
+                N_(
+                    "{name!r} is reserved (it names a seat, a bot or a bot level at the "
+                    "tables): pick another name"
+                ),
+                name=name,
+            )
         )
     return name

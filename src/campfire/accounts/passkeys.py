@@ -30,6 +30,9 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
+
 RP_NAME = "Campfire"
 #: milliseconds the browser gives the person; the server keeps a challenge as long
 TIMEOUT_MS = 120_000
@@ -78,7 +81,9 @@ def verify_registration(
             expected_origin=origin,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise PasskeyRefused(f"the passkey could not be checked: {error}") from None
+        raise PasskeyRefused(
+            Refusal(N_("the passkey could not be checked: {error}"), error=str(error))
+        ) from None
     return NewPasskey(
         bytes_to_base64url(found.credential_id),
         bytes_to_base64url(found.credential_public_key),
@@ -126,5 +131,7 @@ def verify_authentication(
             credential_current_sign_count=sign_count,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as error:
-        raise PasskeyRefused(f"the passkey could not be checked: {error}") from None
+        raise PasskeyRefused(
+            Refusal(N_("the passkey could not be checked: {error}"), error=str(error))
+        ) from None
     return int(found.new_sign_count)

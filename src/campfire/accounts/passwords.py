@@ -24,6 +24,9 @@ from pwdlib import PasswordHash
 from pwdlib.exceptions import PwdlibError
 from pwdlib.hashers.argon2 import Argon2Hasher
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
+
 PASSWORD_MIN = 8
 PASSWORD_MAX = 256
 COMMON = Path(__file__).parent / "common-passwords.txt"
@@ -61,18 +64,30 @@ def check_password(password: str, name: str | None = None) -> str:
     password = unicodedata.normalize("NFKC", password)
     if len(password) < PASSWORD_MIN:
         raise BadPassword(
-            f"a password has at least {PASSWORD_MIN} characters, not {len(password)}; "
-            "a few words in a row make a good one"
+            Refusal(
+                N_(
+                    "a password has at least {least} characters, not {length}; a "
+                    "few words in a row make a good one"
+                ),
+                least=PASSWORD_MIN,
+                length=len(password),
+            )
         )
     if len(password) > PASSWORD_MAX:
-        raise BadPassword(f"a password has at most {PASSWORD_MAX} characters")
+        raise BadPassword(
+            Refusal(N_("a password has at most {most} characters"), most=PASSWORD_MAX)
+        )
     if password.casefold() in _common():
         raise BadPassword(
-            "that password is one of the most common ones, tried first by anyone guessing: "
-            "pick another"
+            Refusal(
+                N_(
+                    "that password is one of the most common ones, tried first by anyone "
+                    "guessing: pick another"
+                )
+            )
         )
     if name is not None and password.casefold() == name.casefold():
-        raise BadPassword("a password cannot be the account name")
+        raise BadPassword(Refusal(N_("a password cannot be the account name")))
     return password
 
 

@@ -197,17 +197,34 @@ def translator(lang: str | None = "en") -> Translator:
 
 
 def refusal_text(problem: object, tr: Translator) -> str:
-    """A refusal in `tr`'s language: the rules' own (a `Refusal` keeps its template and values;
-    a value that names a thing, such as an animal, is named in the language) or, for any other
-    reason, the reason as it was said."""
+    """A refusal in `tr`'s language: the rules' and the server's own (a `Refusal` keeps its
+    template and values; a value that names a thing, such as an animal, is named in the
+    language, a reason inside it is told the same way, a fraction such as seconds to wait is
+    written the language's way) or, for any other reason, the reason as it was said."""
     template = getattr(problem, "template", None)
     values = getattr(problem, "values", None)
     if isinstance(template, str) and isinstance(values, dict):
-        named = {
-            k: tr.pgettext("animal", v) if isinstance(v, str) else v for k, v in values.items()
-        }
+        named = {k: _refusal_value(k, v, tr) for k, v in values.items()}
+        plural = getattr(problem, "plural", None)
+        if isinstance(plural, str) and isinstance(values.get("n"), int):
+            named.pop("n")
+            return tr.ngettext(template, plural, values["n"], **named)
         return tr.gettext(template, **named)
     return str(problem)
+
+
+def _refusal_value(name: str, value: object, tr: Translator) -> object:
+    if name == "level" and isinstance(value, str):
+        return tr.level(value)
+    if isinstance(getattr(value, "template", None), str):
+        return refusal_text(value, tr)
+    if isinstance(value, str):
+        return tr.pgettext("animal", value) if value else value
+    if isinstance(value, float) and abs(value) < 1e15:
+        # seconds to wait, hours: "2,5" in French (whole numbers, such as seats, limits and
+        # counts, are written as they are sent, and a number out of all measure as it is)
+        return tr.number(value)
+    return value
 
 
 def _load(lang: str) -> NullTranslations:

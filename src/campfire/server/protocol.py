@@ -43,11 +43,12 @@ class BotRequest(TypedDict):
 
 
 class Say(TypedDict):
-    """A chat line."""
+    """A chat line: typed `text`, or the key of a quick message (`emote`)."""
 
     type: Literal["chat"]
     id: NotRequired[int | str]
-    text: str
+    text: NotRequired[str]
+    emote: NotRequired[str]
 
 
 class Ping(TypedDict):
@@ -89,14 +90,20 @@ class SeatLost(TypedDict):
     reason: str
     reclaim: bool
     removed: bool
+    #: what the `reason` (told in the connection's language) means: its key and values
+    key: NotRequired[str]
+    args: NotRequired[dict[str, Any]]
 
 
 class ChatLine(TypedDict):
     type: Literal["chat"]
     seat: int | None
     name: str
+    #: an emote's words are in the reader's language
     text: str
     at: float
+    #: a quick message's key (its `text` is said in each reader's language)
+    emote: NotRequired[str]
 
 
 class ChatHistory(TypedDict):

@@ -1,6 +1,21 @@
-"""What every part of the server refuses with: an HTTP status and a reason a person can act on."""
+"""What every part of the server refuses with: an HTTP status and a reason a person can act on.
+
+A reason is a `Refusal` (kernel/errors.py): its English message template and the values that
+fill it. The template is the refusal's stable key on the wire (`key`, with `args`, beside the
+`reason` or `error` told in the reader's language); each reader is told the reason in their own
+language (`campfire.i18n.refusal_text`). A reason that is plain text (a message of a library,
+such as a body's validation) has no key and is told as it is.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from campfire.i18n import refusal_text, translator
+from campfire.kernel.errors import Refusal
+
+M = TypeVar("M", bound=Mapping[str, object])
 
 
 class Refused(Exception):
@@ -12,3 +27,62 @@ class Refused(Exception):
         self.reason = reason
         #: seconds until the same request may succeed, when known (a 429's `Retry-After`)
         self.retry_after = retry_after
+
+
+class Counted(Refusal):
+    """A refusal that counts something: its English singular is the key, `plural` the other
+    form, and the value `n` picks the form in each language (`ngettext`)."""
+
+    plural: str
+
+
+def ngettext(singular: str, plural: str, n: int, **values: object) -> Counted:
+    """A counted refusal, marked for extraction as gettext's `ngettext` is (it is told in each
+    reader's language later, by `campfire.i18n.refusal_text`)."""
+    said = cast(Counted, Counted.__new__(Counted, singular if n == 1 else plural, n=n, **values))
+    said.template = singular
+    said.plural = plural
+    return said
+
+
+def said(error: BaseException) -> str:
+    """What an exception of the rules said, keeping its template when it has one (`str()` of
+    a `Refusal` would keep only the English)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)
+
+
+def meaning(reason: object) -> tuple[str | None, dict[str, Any] | None]:
+    """A reason's stable key (its English template) and its arguments as JSON values (a
+    reason inside another is its own `{"key", "args"}`); (None, None) for plain text."""
+    template = getattr(reason, "template", None)
+    if not isinstance(template, str):
+        return None, None
+    args: dict[str, Any] = {}
+    for name, value in dict(getattr(reason, "values", {})).items():
+        inner, inner_args = meaning(value)
+        if inner is not None:
+            args[name] = {"key": inner, "args": inner_args}
+        elif value is None or isinstance(value, bool | int | float | str):
+            args[name] = value if not isinstance(value, str) else str(value)
+        else:
+            args[name] = str(value)
+    plural = getattr(reason, "plural", None)
+    if isinstance(plural, str):
+        args["plural"] = plural
+    return template, args
+
+
+def told(message: M, reason: object, lang: str, field: str = "reason") -> M:
+    """`message` (a wire message) with `reason` told in `lang` as its `field` and, when the
+    reason has one, its stable `key` and `args` beside it."""
+    out = cast(dict[str, Any], message)
+    out[field] = refusal_text(reason, translator(lang))
+    key, args = meaning(reason)
+    if key is not None:
+        out["key"] = key
+        out["args"] = args
+    return message
+
+
+__all__ = ["Counted", "Refusal", "Refused", "meaning", "ngettext", "said", "told"]

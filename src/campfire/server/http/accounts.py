@@ -29,7 +29,7 @@ from campfire.accounts.sessions import COOKIE, clearing_header, cookie_header, p
 from campfire.i18n import N_
 from campfire.kernel.errors import Refusal
 from campfire.server.http.requests import _Body, read_body
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refused, said
 from campfire.server.store.accounts import Account, AccountStore, AccountTaken
 
 WRONG = Refusal(N_("wrong name or password"))
@@ -59,7 +59,11 @@ class PasskeyAnswer(_Body):
 def too_many(reason: str, wait: float) -> Refused:
     """429 with `Retry-After`: the seconds until an attempt is counted again."""
     seconds = max(1, math.ceil(wait))
-    return Refused(429, f"{reason}: try again in {seconds} s", retry_after=seconds)
+    return Refused(
+        429,
+        Refusal(N_("{reason}: try again in {seconds} s"), reason=reason, seconds=seconds),
+        retry_after=seconds,
+    )
 
 
 def busy() -> Refused:
@@ -84,7 +88,11 @@ def page_origin(request: HTTPConnection) -> str | None:
     found = urlsplit(origin).hostname if origin != "null" else None
     if found is None or wanted is None or found != wanted:
         raise Refused(
-            403, f"a signed-in change must come from this site's own pages, not {origin[:80]!r}"
+            403,
+            Refusal(
+                N_("a signed-in change must come from this site's own pages, not {origin!r}"),
+                origin=origin[:80],
+            ),
         )
     return origin
 
@@ -153,7 +161,7 @@ def _relying_party(request: Request) -> tuple[str, str]:
     origin the passkey answer must name (the page's own)."""
     host = urlsplit(f"//{request.headers.get('host', '')}").hostname
     if not host:
-        raise Refused(400, "passkeys need the request's Host")
+        raise Refused(400, Refusal(N_("passkeys need the request's Host")))
     origin = page_origin(request)
     if origin is None:
         scheme = "https" if _secure(request) else "http"
@@ -176,10 +184,10 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             name = account_name(body.name)
             password = check_password(body.password, name)
         except (BadName, BadPassword) as error:
-            raise Refused(422, str(error)) from None
+            raise Refused(422, said(error)) from None
         wait = await accounts.hit(f"signup:{_address(request)}", SIGNUPS_PER_HOUR, 3600.0)
         if wait is not None:
-            raise too_many("too many new accounts from your address", wait)
+            raise too_many(Refusal(N_("too many new accounts from your address")), wait)
         if await db(store.named, name) is not None:
             raise Refused(
                 409,
@@ -196,7 +204,11 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
             account = await db(store.create, name, hashed)
         except AccountTaken:
             raise Refused(
-                409, f"the name {name!r} is taken (ignoring case and look-alike letters)"
+                409,
+                Refusal(
+                    N_("the name {name!r} is taken (ignoring case and look-alike letters)"),
+                    name=name,
+                ),
             ) from None
         session_id = await db(store.open_session, account.id, request.cookies.get(COOKIE))
         return _signed_in(request, session_id, {"name": account.name}, 201)
@@ -274,7 +286,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         try:
             password = check_password(body.password, account.name)
         except BadPassword as error:
-            raise Refused(422, str(error)) from None
+            raise Refused(422, said(error)) from None
         try:
             await accounts.limit.attempt(account.name, _address(request))
         except TooMany as error:
@@ -328,7 +340,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         try:
             made = passkeys.verify_registration(body.credential, kept[0], rp_id, origin)
         except passkeys.PasskeyRefused as error:
-            raise Refused(400, str(error)) from None
+            raise Refused(400, said(error)) from None
         added = await db(
             store.add_passkey, account.id, made.credential_id, made.public_key, made.sign_count
         )
@@ -348,7 +360,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
         rp_id, _origin = _relying_party(request)
         wait = await accounts.hit(f"passkey:{_address(request)}", 60, 60.0)
         if wait is not None:
-            raise too_many("too many passkey sign-ins from your address", wait)
+            raise too_many(Refusal(N_("too many passkey sign-ins from your address")), wait)
         options, challenge = passkeys.authentication_options(rp_id)
         seconds = passkeys.TIMEOUT_MS / 1000
         challenge_id = await db(store.put_challenge, challenge, None, seconds)
@@ -370,7 +382,7 @@ def add_account_routes(app: FastAPI, accounts: Accounts) -> None:
                 body.credential, kept[0], rp_id, origin, key.public_key, key.sign_count
             )
         except passkeys.PasskeyRefused as error:
-            raise Refused(401, str(error)) from None
+            raise Refused(401, said(error)) from None
         await db(store.passkey_used, key.credential_id, count)
         account = await db(store.by_id, key.account_id)
         if account is None:

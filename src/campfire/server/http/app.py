@@ -27,6 +27,7 @@ from campfire.accounts import limits as signin_limits
 from campfire.accounts.limits import SignInLimit
 from campfire.accounts.passwords import Hasher
 from campfire.bots import coach
+from campfire.i18n import N_
 from campfire.kernel import Record, games, get_game
 from campfire.server import metrics
 from campfire.server.cluster.bus import Bus, make_bus
@@ -51,7 +52,7 @@ from campfire.server.http.requests import (
 )
 from campfire.server.http.sockets import add_socket_routes
 from campfire.server.logs import TABLE
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused, said
 from campfire.server.store.accounts import Account, AccountStore
 from campfire.server.store.storage import FINISHED, PLAYING, WAITING, Storage
 from campfire.server.tables.chat import chat_message
@@ -61,7 +62,7 @@ from campfire.server.tables.hub import (
     Hub,
     TableSpec,
 )
-from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, token_hash
+from campfire.server.tables.live import AWAY_SECONDS, BOT, LiveTable, chat_in, token_hash
 from campfire.server.tables.reviews import Reviews
 from campfire.server.tables.webgame import web_game
 
@@ -106,13 +107,26 @@ class CreationLimit:
             seconds = math.ceil(max(wait, 1))
             raise Refused(
                 429,
-                f"too many new tables from one address: {self.per_minute} a minute at most; "
-                f"try again in {seconds} s",
+                Refusal(
+                    N_(
+                        "too many new tables from one address: {per_minute} a minute at "
+                        "most; try again in {seconds} s"
+                    ),
+                    per_minute=self.per_minute,
+                    seconds=seconds,
+                ),
                 retry_after=seconds,
             )
 
 
 # --- the application -----------------------------------------------------------------------
+#: the reasons Starlette gives by itself, told in each reader's language
+STARLETTE_SAID = {
+    "Not Found": N_("Not Found"),
+    "Method Not Allowed": N_("Method Not Allowed"),
+}
+
+
 def create_app(
     db_url: str = "sqlite:///data/campfire.sqlite3",
     *,
@@ -222,7 +236,10 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException) -> Response:
-        return refusal(request, error.status_code, str(error.detail))
+        detail = str(error.detail)
+        # Starlette's own words for an address or method nobody serves, in the reader's language
+        reason = Refusal(STARLETTE_SAID[detail]) if detail in STARLETTE_SAID else detail
+        return refusal(request, error.status_code, reason)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> Response:
@@ -249,8 +266,13 @@ def create_app(
         if await asyncio.to_thread(accounts.store.named, name) is not None:
             raise Refused(
                 409,
-                f"the name {name!r} belongs to an account: sign in to sit under it, "
-                "or pick another name",
+                Refusal(
+                    N_(
+                        "the name {name!r} belongs to an account: sign in to sit under it, "
+                        "or pick another name"
+                    ),
+                    name=name,
+                ),
             )
         return name
 
@@ -268,7 +290,9 @@ def create_app(
 
     async def table_named(table_id: str) -> LiveTable:
         if not TABLE_ID.match(table_id):
-            raise Refused(404, f"there is no table {table_id[:40]!r}")
+            raise Refused(
+                404, Refusal(N_("there is no table {table_id!r}"), table_id=table_id[:40])
+            )
         TABLE.set(table_id)  # the log lines of this request name the table
         return await hub.get(table_id)
 
@@ -341,12 +365,20 @@ def create_app(
         account = await accounts.current(request, write=True)
         body = await read_body(request, CreateBody)
         if body.rated and account is None:
-            raise Refused(401, "a rated table is for signed-in players: sign in (or sign up) first")
+            raise Refused(
+                401,
+                Refusal(N_("a rated table is for signed-in players: sign in (or sign up) first")),
+            )
         name = await seat_name(body.name, account)
         if body.clock is not None and body.clock not in choices:
             shown = ", ".join(str(c) for c in choices)
             raise Refused(
-                422, f"clock: seconds per turn must be one of {shown} (or null), not {body.clock}"
+                422,
+                Refusal(
+                    N_("clock: seconds per turn must be one of {shown} (or null), not {clock}"),
+                    shown=shown,
+                    clock=body.clock,
+                ),
             )
         address = request.client.host if request.client else ""
         await limit.check(address)
@@ -385,8 +417,12 @@ def create_app(
         if table.rated and account is None:
             raise Refused(
                 401,
-                "this is a rated table: only signed-in players sit at it, so their ratings can "
-                "move. Sign in (or sign up) first; you can watch without.",
+                Refusal(
+                    N_(
+                        "this is a rated table: only signed-in players sit at it, so their "
+                        "ratings can move. Sign in (or sign up) first; you can watch without."
+                    )
+                ),
             )
         name = await seat_name(body.name, account)
         assert name is not None
@@ -403,14 +439,21 @@ def create_app(
         account = await accounts.required(request, write=True)
         seat = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
         if seat is None:
-            raise Refused(404, f"{account.name} has no seat at this table")
+            raise Refused(404, Refusal(N_("{name} has no seat at this table"), name=account.name))
         token = secrets.token_urlsafe(24)
         async with table.lock:
             done = await asyncio.to_thread(
                 accounts.store.retoken_seat, table.id, seat, account.id, token_hash(token)
             )
         if not done:
-            raise Refused(409, f"seat {seat} is no longer {account.name}'s (a bot plays it)")
+            raise Refused(
+                409,
+                Refusal(
+                    N_("seat {seat} is no longer {name}'s (a bot plays it)"),
+                    seat=seat,
+                    name=account.name,
+                ),
+            )
         await hub.sync.refresh(table)
         await bus.publish(table.id, "seats")
         return {"id": table.id, "seat": seat, "token": token, "table": table.meta()}
@@ -432,7 +475,9 @@ def create_app(
         table = await table_named(table_id)
         seat = await hub.seat_for(table, bearer(authorization))
         if seat is None:
-            raise Refused(401, "acting needs your seat token ('Authorization: Bearer <token>')")
+            raise Refused(
+                401, Refusal(N_("acting needs your seat token ('Authorization: Bearer <token>')"))
+            )
         body = await read_body(request, ActBody)
         before = len(table.events)
         with metrics.timed(metrics.MOVE_SECONDS):
@@ -449,14 +494,18 @@ def create_app(
         table = await table_named(table_id)
         seat = await hub.follower(table, bearer(authorization))
         if seat is None:
-            raise Refused(401, "only a player at this table can start the next game")
+            raise Refused(401, Refusal(N_("only a player at this table can start the next game")))
         account = await accounts.current(request, write=True)
         if table.rated and account is None:
-            raise Refused(401, "the next game is rated too: sign in first to sit at it")
+            raise Refused(
+                401, Refusal(N_("the next game is rated too: sign in first to sit at it"))
+            )
         if table.rated and account is not None:
             mine = await asyncio.to_thread(accounts.store.seat_of, table.id, account.id)
             if mine != seat:
-                raise Refused(403, "this seat belongs to another account: sign in as its player")
+                raise Refused(
+                    403, Refusal(N_("this seat belongs to another account: sign in as its player"))
+                )
         nxt, new_seat, token = await hub.again(table, seat, account.id if account else None)
         return {"id": nxt.id, "seat": new_seat, "token": token, "table": nxt.meta()}
 
@@ -471,7 +520,13 @@ def create_app(
         by = await hub.seat_for(table, bearer(authorization))
         if by is None:
             raise Refused(
-                401, "only a player at this table can give a seat to a bot (send your seat token)"
+                401,
+                Refusal(
+                    N_(
+                        "only a player at this table can give a seat to a bot (send your "
+                        "seat token)"
+                    )
+                ),
             )
         body = await read_body(request, BotBody) if await request.body() else BotBody()
         await hub.hand_to_bot(table, by, seat, body.level)
@@ -486,7 +541,8 @@ def create_app(
         token = bearer(authorization)
         if token is None:
             raise Refused(
-                401, "send the token of the seat the clock took ('Authorization: Bearer')"
+                401,
+                Refusal(N_("send the token of the seat the clock took ('Authorization: Bearer')")),
             )
         seat = await hub.reclaim(table, token)
         return {"id": table.id, "seat": seat, "table": table.meta()}
@@ -499,7 +555,9 @@ def create_app(
         table = await table_named(table_id)
         token = bearer(authorization)
         if token is None:
-            raise Refused(401, "only the host can cancel a table: send the host's seat token")
+            raise Refused(
+                401, Refusal(N_("only the host can cancel a table: send the host's seat token"))
+            )
         await hub.cancel(table, token)
         return {"id": table.id, "cancelled": True}
 
@@ -512,8 +570,12 @@ def create_app(
         if token is None:
             raise Refused(
                 401,
-                "only the host can remove someone: send the host's seat token "
-                "('Authorization: Bearer <token>')",
+                Refusal(
+                    N_(
+                        "only the host can remove someone: send the host's seat token "
+                        "('Authorization: Bearer <token>')"
+                    )
+                ),
             )
         await hub.remove(table, token, seat)
         return {"id": table.id, "seat": seat, "table": table.meta()}
@@ -527,29 +589,34 @@ def create_app(
         await hub.sync.current(table)
         seat = await hub.seat_for(table, bearer(authorization))
         if seat is None:
-            raise Refused(401, "the hint reads your own seat: send your seat token")
+            raise Refused(401, Refusal(N_("the hint reads your own seat: send your seat token")))
         if table.status != PLAYING:
-            raise Refused(409, "the hint is there while the game is played")
+            raise Refused(409, Refusal(N_("the hint is there while the game is played")))
         view = table.state.view(seat)
         try:
             data = await asyncio.to_thread(coach, table.game, view)
         except ValueError as error:
-            raise Refused(409, str(error)) from None
+            raise Refused(409, said(error)) from None
         return {"seat": seat, "at": table.at, "coach": data}
 
     @app.get("/api/tables/{table_id}/chat")
-    async def chat_log(table_id: str) -> dict[str, Any]:
-        """Everything said at the table, in order (a finished game's replay shows it)."""
+    async def chat_log(table_id: str, request: Request) -> dict[str, Any]:
+        """Everything said at the table, in order (a finished game's replay shows it); quick
+        messages in the request's language."""
         table = await table_named(table_id)
         await hub.chat.catch_up(table)
-        return {"id": table.id, "messages": list(table.chat)}
+        lang = page_language(request)
+        return {"id": table.id, "messages": [chat_in(m, lang) for m in table.chat]}
 
     @app.get("/api/tables/{table_id}/record")
     async def download_record(table_id: str) -> Response:
         table = await table_named(table_id)
         await hub.sync.current(table)
         if table.status != FINISHED:
-            raise Refused(409, "the record shows every hidden card: it is ready when the game ends")
+            raise Refused(
+                409,
+                Refusal(N_("the record shows every hidden card: it is ready when the game ends")),
+            )
         text = Record.of(table.state).dumps()
         filename = f"campfire-{table.game.name}-{table.id}.json"
         return Response(
@@ -567,8 +634,12 @@ def create_app(
         if table.status != FINISHED:
             raise Refused(
                 409,
-                "a review judges every move with everything revealed: it is ready when the "
-                "game ends",
+                Refusal(
+                    N_(
+                        "a review judges every move with everything revealed: it is ready "
+                        "when the game ends"
+                    )
+                ),
             )
         return await reviews.of(table)
 
@@ -578,11 +649,18 @@ def create_app(
         lang = page_language(request)
         await hub.sync.current(table)
         if table.status != FINISHED:
-            raise Refused(409, "a replay shows everything: it opens when the game ends")
+            raise Refused(
+                409, Refusal(N_("a replay shows everything: it opens when the game ends"))
+            )
         record = Record.of(table.state)
         total = len(record.moves)
         if not 0 <= step <= total:
-            raise Refused(422, f"step must be between 0 and {total}, not {step}")
+            raise Refused(
+                422,
+                Refusal(
+                    N_("step must be between 0 and {total}, not {step}"), total=total, step=step
+                ),
+            )
         state = await asyncio.to_thread(record.replay, step)
         public = state.view(None)
         said = await hub.store(storage.chat_since, table.id, 0)
@@ -607,7 +685,9 @@ def create_app(
             "table": as_it_was(table.meta()),
             # the table talk said up to this step, kept beside the game (not in its record)
             "chat": [
-                chat_message(r) for r in said if (r.step if r.step is not None else total) <= step
+                chat_message(r, lang)
+                for r in said
+                if (r.step if r.step is not None else total) <= step
             ],
         }
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from campfire.server.refusals import Refused
+from campfire.i18n import N_
+from campfire.server.http.language import page_language
+from campfire.server.refusals import Refusal, Refused, told
 
 
 class DefaultHeaders:
@@ -45,7 +48,9 @@ class BodyLimit:
         self.limit = limit
 
     def refusal(self) -> Refused:
-        return Refused(413, f"the request body has at most {self.limit} bytes")
+        return Refused(
+            413, Refusal(N_("the request body has at most {limit} bytes"), limit=self.limit)
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -54,7 +59,9 @@ class BodyLimit:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
             refused = self.refusal()
-            response = JSONResponse({"error": refused.reason}, status_code=refused.status)
+            lang = page_language(Request(scope))
+            said = told({"error": ""}, refused.reason, lang, "error")
+            response = JSONResponse(said, status_code=refused.status)
             await response(scope, receive, send)
             return
         seen = 0

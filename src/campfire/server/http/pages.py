@@ -18,7 +18,7 @@ from campfire.i18n.extract import fill
 from campfire.i18n.scripts import script_catalogue
 from campfire.kernel import get_game
 from campfire.server.http.language import page_language, render
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused, said, told
 from campfire.server.tables.webgame import web_game
 
 STATIC = Path(__file__).parent.parent / "static"
@@ -48,7 +48,7 @@ def add_page_routes(app: FastAPI) -> None:
         lang = page_language(request)
         rules = web.file(f"rules.{lang}.html") or web.file("rules.html")
         if rules is None:
-            raise Refused(404, f"{game.title} has no rules page")
+            raise Refused(404, Refusal(N_("{title} has no rules page"), title=game.title))
         return render(STATIC / "rules.html", request, title=game.title, rules=rules.read_text())
 
     @app.get("/i18n/{lang}.json", include_in_schema=False)
@@ -56,7 +56,14 @@ def add_page_routes(app: FastAPI) -> None:
         """The page scripts' messages in `lang` (msgid -> translation; plurals as lists)."""
         code = language_of(lang)
         if code is None:
-            raise Refused(404, f"no language {lang[:20]!r} (languages: {', '.join(LANGUAGES)})")
+            raise Refused(
+                404,
+                Refusal(
+                    N_("no language {lang!r} (languages: {languages})"),
+                    lang=lang[:20],
+                    languages=", ".join(LANGUAGES),
+                ),
+            )
         return Response(
             script_catalogue(code),
             media_type="application/json",
@@ -68,7 +75,10 @@ def add_page_routes(app: FastAPI) -> None:
         web, game = _web_named(game_name)
         found = web.file(file_name)
         if found is None:
-            raise Refused(404, f"{game.title} has no file {file_name[:60]!r}")
+            raise Refused(
+                404,
+                Refusal(N_("{title} has no file {file!r}"), title=game.title, file=file_name[:60]),
+            )
         kind = {
             "js": "text/javascript",
             "css": "text/css",
@@ -90,7 +100,7 @@ def add_page_routes(app: FastAPI) -> None:
         try:
             game = get_game(game_name)
         except KeyError as error:
-            raise Refused(404, str(error.args[0])) from None
+            raise Refused(404, said(error)) from None
         return web_game(game), game
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -155,9 +165,11 @@ def refusal(
     headers = {"Retry-After": str(math.ceil(retry_after))} if retry_after is not None else {}
     lang = page_language(request)
     tr = translator(lang)
-    reason = refusal_text(reason, tr)
     if not wants_page(request.headers.get("accept", "")):
-        return JSONResponse({"error": reason}, status_code=status, headers=headers)
+        # {"error": the reason told in the request's language, "key" and "args": its meaning}
+        said = told({"error": ""}, reason, lang, "error")
+        return JSONResponse(said, status_code=status, headers=headers)
+    reason = refusal_text(reason, tr)
     heading, advice = (tr.gettext(t) for t in REFUSAL_PAGES.get(status, REFUSED_OTHERWISE))
     when = ""
     if retry_after is not None:

@@ -11,10 +11,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
 
 from campfire.accounts.folding import name_key
+from campfire.i18n import N_
 from campfire.kernel import get_game
 from campfire.server.http.language import render
 from campfire.server.http.requests import query_int
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused, said
 from campfire.server.store.results import (
     PAGE_DEFAULT,
     PAGE_MAX,
@@ -36,7 +37,7 @@ def add_profile_routes(app: FastAPI, results: Results, store: Any) -> None:
         limit = query_int(request, "limit", RECENT_DEFAULT, 1, RECENT_MAX)
         found = await store(results.player, name, name_key(name[:100]), limit)
         if found is None:
-            raise Refused(404, f"there is no player named {name[:40]!r}")
+            raise Refused(404, Refusal(N_("there is no player named {name!r}"), name=name[:40]))
         return dict(found)
 
     @app.get("/api/leaderboard/{game}")
@@ -54,7 +55,9 @@ def add_profile_routes(app: FastAPI, results: Results, store: Any) -> None:
             : SEAT_RATINGS_MAX + 1
         ]
         if len(ids) > SEAT_RATINGS_MAX:
-            raise Refused(422, f"ask about at most {SEAT_RATINGS_MAX} tables at once")
+            raise Refused(
+                422, Refusal(N_("ask about at most {limit} tables at once"), limit=SEAT_RATINGS_MAX)
+            )
         return {"tables": await store(results.seat_ratings, [t[:32] for t in ids])}
 
     @app.get("/p/{name}", include_in_schema=False)
@@ -71,4 +74,4 @@ def _game_named(name: str) -> None:
     try:
         get_game(name)
     except KeyError as error:
-        raise Refused(404, str(error.args[0])) from None
+        raise Refused(404, said(error)) from None

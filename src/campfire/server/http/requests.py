@@ -10,9 +10,10 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
+from campfire.i18n import N_
 from campfire.kernel import games
 from campfire.server.names import invisible
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused
 
 #: the largest request body and WebSocket message accepted
 BODY_LIMIT = 8 * 1024
@@ -71,9 +72,11 @@ def bot_level_names() -> set[str]:
 
 
 SURROGATE = re.compile("[\ud800-\udfff]")
-SURROGATE_REFUSAL = (
-    "the text holds a lone surrogate (a \\ud800-\\udfff escape without its pair), "
-    "which is not a character: nothing was done"
+SURROGATE_REFUSAL = Refusal(
+    N_(
+        "the text holds a lone surrogate (a \\ud800-\\udfff escape without its pair), "
+        "which is not a character: nothing was done"
+    )
 )
 
 
@@ -99,43 +102,62 @@ def display_name(raw: str) -> str:
     and not one the table uses for something else."""
     name = " ".join(raw.split())
     if not name:
-        raise Refused(422, "a name cannot be empty")
+        raise Refused(422, Refusal(N_("a name cannot be empty")))
     if len(name) > NAME_LIMIT:
-        raise Refused(422, f"a name has at most {NAME_LIMIT} characters, not {len(name)}")
+        raise Refused(
+            422,
+            Refusal(
+                N_("a name has at most {limit} characters, not {length}"),
+                limit=NAME_LIMIT,
+                length=len(name),
+            ),
+        )
     if invisible(name):
-        raise Refused(422, "a name cannot hold control or invisible characters")
+        raise Refused(422, Refusal(N_("a name cannot hold control or invisible characters")))
     if RESERVED_NAME.match(name) or name.casefold() in bot_level_names():
         raise Refused(
             422,
-            f"{name!r} is reserved (it names a seat, a bot or a bot level at the table): "
-            "pick another name",
+            Refusal(
+                N_(
+                    "{name!r} is reserved (it names a seat, a bot or a bot level at the "
+                    "table): pick another name"
+                ),
+                name=name,
+            ),
         )
     return name
 
 
 def first_error(error: ValidationError | RequestValidationError) -> str:
+    """The first thing wrong with a body: the field, and the validator's words (Pydantic's
+    English: a page never sends such a body, a program does)."""
     first = error.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
     message = str(first.get("msg", "invalid"))
-    return f"{where}: {message}" if where else message
+    return Refusal(N_("{field}: {problem}"), field=where, problem=message) if where else message
 
 
 async def read_body(request: Request, model: type[ModelT]) -> ModelT:
     raw = await request.body()
     if not raw:
-        raise Refused(400, "the request needs a JSON body")
+        raise Refused(400, Refusal(N_("the request needs a JSON body")))
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise Refused(
             415,
-            f"the body must be sent as 'Content-Type: application/json', not {kind[:60]!r}",
+            Refusal(
+                N_("the body must be sent as 'Content-Type: application/json', not {kind!r}"),
+                kind=kind[:60],
+            ),
         )
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as error:
-        raise Refused(400, f"the body is not valid JSON: {error}") from None
+        raise Refused(
+            400, Refusal(N_("the body is not valid JSON: {error}"), error=str(error))
+        ) from None
     if not isinstance(data, dict):
-        raise Refused(422, "the body must be a JSON object")
+        raise Refused(422, Refusal(N_("the body must be a JSON object")))
     if lone_surrogate(data):
         raise Refused(400, SURROGATE_REFUSAL)
     try:
@@ -149,7 +171,7 @@ def bearer(authorization: str | None) -> str | None:
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip() or len(token) > 100:
-        raise Refused(401, "send the seat token as 'Authorization: Bearer <token>'")
+        raise Refused(401, Refusal(N_("send the seat token as 'Authorization: Bearer <token>'")))
     return token.strip()
 
 
@@ -161,7 +183,18 @@ def query_int(request: Request, name: str, default: int, low: int, high: int) ->
     try:
         value = int(raw)
     except ValueError:
-        raise Refused(422, f"{name} must be a whole number, not {raw[:40]!r}") from None
+        raise Refused(
+            422, Refusal(N_("{name} must be a whole number, not {raw!r}"), name=name, raw=raw[:40])
+        ) from None
     if not low <= value <= high:
-        raise Refused(422, f"{name} must be between {low} and {high}, not {value}")
+        raise Refused(
+            422,
+            Refusal(
+                N_("{name} must be between {low} and {high}, not {value}"),
+                name=name,
+                low=low,
+                high=high,
+                value=value,
+            ),
+        )
     return value

@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from campfire.i18n import negotiate, refusal_text, translator
+from campfire.i18n import N_, negotiate, refusal_text, translator
 from campfire.server import metrics
 from campfire.server.http.requests import (
     MESSAGE_LIMIT,
@@ -25,7 +25,7 @@ from campfire.server.http.requests import (
     lone_surrogate,
 )
 from campfire.server.protocol import CLIENT_TYPES, Ok, Pong, answered_error, error
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused, meaning, told
 from campfire.server.tables.admission import check_origin
 from campfire.server.tables.connections import Connection
 from campfire.server.tables.hub import Hub
@@ -55,33 +55,35 @@ def add_socket_routes(
 ) -> None:
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        # the connection's language, as a page's: ?lang=, the cookie, Accept-Language
+        lang = negotiate(
+            websocket.query_params.get("lang"),
+            websocket.cookies.get("lang"),
+            websocket.headers.get("accept-language"),
+        )
         if draining():
             # refused before the handshake: a proxy passes the 503 on to another process
+            restarting = Refusal(N_("this server is restarting: connect again"))
             await websocket.send_denial_response(
-                JSONResponse({"error": "this server is restarting: connect again"}, 503)
+                JSONResponse(told({}, restarting, lang, "error"), 503)
             )
             return
         await websocket.accept()
         try:
             check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
             table = await table_named(table_id)
-            seat, name, own = await _hello(websocket, table)
+            seat, name, own = await _hello(websocket, table, lang)
             await hub.sync.current(table)
             address = websocket.client.host if websocket.client else ""
-            lang = negotiate(
-                websocket.query_params.get("lang"),
-                websocket.cookies.get("lang"),
-                websocket.headers.get("accept-language"),
-            )
             conn = await hub.connect(table, seat, name, address, lang, own_name=own)
         except Refused as refused:
-            await _refuse(websocket, refused, fatal=True)
+            await _refuse(websocket, refused, lang, fatal=True)
             return
         sender = asyncio.get_running_loop().create_task(_pump(websocket, conn))
         metrics.SOCKETS.inc()
         try:
             while not conn.dropped:
-                message = await _receive(websocket)
+                message = await _receive(websocket, conn.lang)
                 if message is None:
                     break
                 await _handle(table, conn, message)
@@ -97,28 +99,33 @@ def add_socket_routes(
         ref = ref if isinstance(ref, (int, str)) and len(str(ref)) <= 40 else None
         try:
             if not isinstance(message, dict):
-                raise Refused(422, "a message must be a JSON object")
+                raise Refused(422, Refusal(N_("a message must be a JSON object")))
             kind = message.get("type")
             if kind == "ping":
                 conn.push(Pong(type="pong", id=ref))
                 return
             if kind == "chat":
-                await hub.chat.say(table, conn, message.get("text"))
+                await hub.chat.say(table, conn, message.get("text"), message.get("emote"))
                 conn.push(Ok(type="ok", id=ref))
                 return
             if kind not in ("act", "bot"):
                 raise Refused(
-                    422, f"unknown message type {kind!r} (types: {', '.join(CLIENT_TYPES)})"
+                    422,
+                    Refusal(
+                        N_("unknown message type {kind!r} (types: {types})"),
+                        kind=kind,
+                        types=", ".join(CLIENT_TYPES),
+                    ),
                 )
             if conn.seat is None:
-                raise Refused(403, "spectators watch: join a seat to play")
+                raise Refused(403, Refusal(N_("spectators watch: join a seat to play")))
             if kind == "bot":
                 seat = message.get("seat", conn.seat)
                 level = message.get("level")
                 if not isinstance(seat, int) or isinstance(seat, bool):
-                    raise Refused(422, "'seat' must be a seat number")
+                    raise Refused(422, Refusal(N_("'seat' must be a seat number")))
                 if level is not None and (not isinstance(level, str) or len(level) > 40):
-                    raise Refused(422, "'level' must be one of the game's bot levels")
+                    raise Refused(422, Refusal(N_("'level' must be one of the game's bot levels")))
                 await hub.hand_to_bot(table, conn.seat, seat, level)
                 conn.push(Ok(type="ok", id=ref))
                 return
@@ -133,33 +140,35 @@ def add_socket_routes(
             conn.push(Ok(type="ok", id=ref))
         except Refused as refused:
             reason = refusal_text(refused.reason, translator(conn.lang))
-            conn.push(answered_error(ref, refused.status, reason, *refusal_key(refused.reason)))
+            conn.push(answered_error(ref, refused.status, reason, *meaning(refused.reason)))
 
-    async def _hello(websocket: WebSocket, table: LiveTable) -> tuple[int | None, str | None, bool]:
+    async def _hello(
+        websocket: WebSocket, table: LiveTable, lang: str
+    ) -> tuple[int | None, str | None, bool]:
         """The seat a hello's token holds (None: a spectator), the name a spectator watches
         under (a signed-in one's account name) and whether that name is of their own seat."""
         try:
             async with asyncio.timeout(HELLO_TIMEOUT):
-                message = await _receive(websocket)
+                message = await _receive(websocket, lang)
         except TimeoutError:
-            raise Refused(408, 'say hello first: {"type": "hello", "token": ...}') from None
+            raise Refused(408, Refusal(N_("say hello first: {hello}"), hello=HELLO)) from None
         if message is None:
-            raise Refused(400, "the connection closed before hello")
+            raise Refused(400, Refusal(N_("the connection closed before hello")))
         if not isinstance(message, dict) or message.get("type") != "hello":
-            raise Refused(422, 'the first message must be {"type": "hello", "token": ...}')
+            raise Refused(422, Refusal(N_("the first message must be {hello}"), hello=HELLO))
         token = message.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 100):
-            raise Refused(422, "'token' must be your seat token, or null to watch")
+            raise Refused(422, Refusal(N_("'token' must be your seat token, or null to watch")))
         seat = await hub.seat_for(table, token)
         if seat is not None:
             return seat, None, False
         raw = message.get("name")
         if raw is not None and (not isinstance(raw, str) or len(raw) > 200):
-            raise Refused(422, "'name' must be the name you watch (and chat) under")
+            raise Refused(422, Refusal(N_("'name' must be the name you watch (and chat) under")))
         name, own = await watcher_name(websocket, table, raw)
         return None, name, own
 
-    async def _receive(websocket: WebSocket) -> Any:
+    async def _receive(websocket: WebSocket, lang: str) -> Any:
         """The next JSON message; None when the socket closed. Refused messages get an error."""
         while True:
             try:
@@ -173,18 +182,19 @@ def add_socket_routes(
                 raw = message.get("bytes") or b""
                 text = raw.decode("utf-8", "replace")
             if len(text) > MESSAGE_LIMIT:
-                await _send(
-                    websocket,
-                    error(413, f"a message has at most {MESSAGE_LIMIT} characters"),
+                too_long = Refusal(
+                    N_("a message has at most {limit} characters"), limit=MESSAGE_LIMIT
                 )
+                await _send(websocket, told(error(413, ""), too_long, lang))
                 continue
             try:
                 message = json.loads(text)
             except (ValueError, RecursionError):
-                await _send(websocket, error(400, "a message must be JSON"))
+                not_json = Refusal(N_("a message must be JSON"))
+                await _send(websocket, told(error(400, ""), not_json, lang))
                 continue
             if lone_surrogate(message):
-                await _send(websocket, error(400, SURROGATE_REFUSAL))
+                await _send(websocket, told(error(400, ""), SURROGATE_REFUSAL, lang))
                 continue
             return message
 
@@ -207,15 +217,11 @@ def add_socket_routes(
         except Exception:
             return False
 
-    async def _refuse(websocket: WebSocket, refused: Refused, fatal: bool) -> None:
-        await _send(websocket, error(refused.status, refused.reason, fatal=fatal))
+    async def _refuse(websocket: WebSocket, refused: Refused, lang: str, fatal: bool) -> None:
+        await _send(websocket, told(error(refused.status, "", fatal=fatal), refused.reason, lang))
         with contextlib.suppress(Exception):
             await websocket.close(4000 + refused.status)
 
 
-def refusal_key(reason: object) -> tuple[str | None, dict[str, Any] | None]:
-    """A refusal of the rules carries its meaning too: `key` (the English template) and `args`."""
-    template = getattr(reason, "template", None)
-    if not isinstance(template, str):
-        return None, None
-    return template, dict(getattr(reason, "values", {}))
+#: the hello a socket must open with, as its refusals quote it
+HELLO = '{"type": "hello", "token": ...}'

@@ -65,7 +65,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
-    throw new Error("the server cannot be reached; check your connection");
+    throw new Error(_("the server cannot be reached; check your connection"));
   }
   let data = null;
   const text = await response.text();
@@ -161,18 +161,31 @@ export function seatName(table, seat, you) {
   return /^\s*(you|your|yours|me|seat\s*\d+)\s*$/i.test(name) ? _("{name} (seat {seat})", { name, seat }) : name;
 }
 
-/** The possessive for a seat, "your" for this browser's own seat ("your guess", "Ana's guess"). */
-export function possessiveName(table, seat, you) {
-  return seat === you ? "your" : `${seatName(table, seat, you)}'s`;
+/** `thing` as a seat's: "your guess 12", "Ana's guess 12"; each language sets the words and
+ * their order ("l'annonce 12 de Ana", "Anas Tipp 12"). `thing` is a noun without article. */
+export function possessiveName(table, seat, you, thing) {
+  if (seat === you) return _("your {thing}", { thing });
+  return _("{name}’s {thing}", { thing, name: seatName(table, seat, you) });
 }
 
-/** Narration from the server says "seat 2"; the page says the player's name. */
+/** The words narration uses for "seat 2" in the page's language ("Platz 2", "place 2"), as a
+ * pattern: its first letter in either case, then the seat number. */
+function seatPattern() {
+  const before = _("Seat {seat}").split("{seat}")[0];
+  const quote = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const head = before ? `[${quote(before[0].toUpperCase())}${quote(before[0].toLowerCase())}]${quote(before.slice(1))}` : "";
+  return new RegExp(`(?<![\\p{L}\\p{N}])${head}(\\d+)('s)?`, "gu");
+}
+
+/** Narration from the server says "seat 2" (in the page's language); the page says the player's
+ * name. */
 export function nameText(text, table, you) {
-  return text.replace(/\b([Ss])eat (\d+)('s)?/g, (match, s, digits, possessive) => {
+  return text.replace(seatPattern(), (match, digits, possessive) => {
     const seat = Number(digits);
     if (!table || seat >= table.seats.length) return match;
     if (seat === you) return match;
-    const name = table.seats[seat].name ? seatName(table, seat, null) : `${s}eat ${seat}`;
+    if (!table.seats[seat].name) return match;
+    const name = seatName(table, seat, null);
     return possessive ? `${name}'s` : name;
   });
 }

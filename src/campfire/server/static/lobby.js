@@ -203,7 +203,8 @@ async function signedIn() {
   }
   if (!account) return;
   const strip = $("account-strip");
-  strip.replaceChildren("Signed in as ", el("strong", { id: "signed-in-name" }, account.name), " · ", el("a", { href: "/account" }, "Account"));
+  const [before, after] = _("Signed in as {name}").split("{name}");
+  strip.replaceChildren(before, el("strong", { id: "signed-in-name" }, account.name), after, " · ", el("a", { href: "/account" }, _("Account")));
   $("your-name").value = account.name;
   $("your-name").readOnly = true;
   $("rated").disabled = false;

@@ -12,7 +12,7 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, null),
   plainName: (seat) => seatName(page.table, seat, null),
-  possessive: (seat) => possessiveName(page.table, seat, null),
+  possessive: (seat, thing) => possessiveName(page.table, seat, null, thing),
   names: (text) => nameText(text, page.table, null),
   act: async () => { throw new Error(_("a replay cannot be played")); },
   toast,

@@ -5,7 +5,7 @@ import {
   seatName, seatRatings, setting, toast,
 } from "/static/common.js";
 import { statsTable } from "/static/review.js";
-import { _, ngettext, pgettext } from "/static/i18n.js";
+import { _, lang, ngettext, pgettext } from "/static/i18n.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 const $ = (id) => document.getElementById(id);
@@ -33,7 +33,7 @@ const ctx = {
   get table() { return page.table; },
   name: (seat) => seatName(page.table, seat, you()),
   plainName: (seat) => seatName(page.table, seat, null),
-  possessive: (seat) => possessiveName(page.table, seat, you()),
+  possessive: (seat, thing) => possessiveName(page.table, seat, you(), thing),
   names: (text) => nameText(text, page.table, you()),
   /** the rating beside a signed-in player's name (null: a guest or a bot) */
   rating: (seat) => ratingText(page.ratings, page.table && page.table.id, seat),
@@ -255,7 +255,9 @@ function clockText(seconds) {
 }
 
 // --- table talk ----------------------------------------------------------------------------------
-const EMOTES = [_("Nice one!"), _("Wow"), _("Hmm…"), _("Ha ha"), _("Bluff!"), _("Good game")];
+// the quick messages by their key: each reader sees them in their own language (the server
+// sends every connection the words of its language)
+const EMOTES = { nice: _("Nice one!"), wow: _("Wow"), hmm: _("Hmm…"), haha: _("Ha ha"), bluff: _("Bluff!"), gg: _("Good game") };
 const MUTE_KEY = () => `campfire:mute:${tableId}`;
 
 function muted() {
@@ -282,7 +284,7 @@ function chatSetup() {
   page.chat = [];
   $("chat").hidden = false;
   $("chat-btn").hidden = false;
-  $("chat-emotes").replaceChildren(...EMOTES.map((text) => el("button", { type: "button", class: "ghost", onclick: () => say(text) }, text)));
+  $("chat-emotes").replaceChildren(...Object.entries(EMOTES).map(([key, text]) => el("button", { type: "button", class: "ghost", onclick: () => emote(key) }, text)));
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const text = $("chat-text").value.trim();
@@ -300,6 +302,17 @@ function openChat(open) {
     $("chat-unread").hidden = true;
     $("chat-text").focus();
   }
+}
+
+/** Send a quick message: its key, which each reader's page shows in their language. */
+function emote(key) {
+  if (!page.ws || page.ws.readyState !== WebSocket.OPEN) {
+    toast(_("not connected to the server; trying again…"));
+    return;
+  }
+  const id = page.nextId++;
+  page.pending.set(id, { resolve: () => {}, reject: (error) => toast(error.message) });
+  page.ws.send(JSON.stringify({ type: "chat", id, emote: key }));
 }
 
 /** Send a chat line; a line typed in the input leaves it only once the server took it (a
@@ -326,10 +339,13 @@ function chatEmpty() {
 function chatLine(m) {
   const seat = typeof m.seat === "number" ? m.seat : null;
   let who;
-  if (seat !== null && seat === you()) who = "you";
+  if (seat !== null && seat === you()) who = pgettext("chat", "you");
   else if (seat !== null && page.table && seat < page.table.seats.length) who = ctx.plainName(seat);
-  else who = `${m.name || "someone"} (watching)`;
-  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  else {
+    const someone = pgettext("chat", "someone");
+    who = _("{name} (watching)", { name: m.name && m.name !== "Spectator" ? m.name : someone });
+  }
+  const when = typeof m.at === "number" ? new Date(m.at * 1000).toLocaleTimeString(lang === "xx" ? "en" : lang, { hour: "2-digit", minute: "2-digit" }) : "";
   // text only: the message is a text node, never parsed as HTML
   return el("li", { dataset: { seat: seat === null ? "" : String(seat) }, title: when },
     el("span", { class: `who${seat === null ? " watcher" : ""}` }, `${who}:`), String(m.text || ""));
@@ -449,7 +465,7 @@ function receive(message) {
       waiter.reject(new Error(message.reason));
     } else if (message.fatal && message.status === 403 && page.seat) {
       // the seat token is not valid here (a bot took the seat over, a wiped database): watch
-      if (message.reason.includes("host removed")) keepRemoved();
+      if ((message.key || "").startsWith("the host removed")) keepRemoved();
       forgetSeat(tableId);
       page.seat = null;
       toast(_("{reason}. You are watching.", { reason: message.reason }));

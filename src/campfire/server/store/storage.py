@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.server.names import name_key
 from campfire.server.store import migrate
 from campfire.server.store.schema import (
@@ -269,7 +271,7 @@ class Storage:
                 .returning(tables_t.c.version, tables_t.c.host_hash)
             ).first()
             if bumped is None:
-                raise Conflict(f"there is no table {table_id}")
+                raise Conflict(Refusal(N_("there is no table {table_id}"), table_id=table_id))
             version, host_hash = int(bumped.version), bumped.host_hash
             seats = [
                 _seat(r)
@@ -287,7 +289,7 @@ class Storage:
                 raise NameTaken(f"someone at this table is already called {name!r}")
             place = next((s for s in seats if s.seat == seat), None)
             if place is None or place.kind != "human" or place.token_hash is not None:
-                raise Conflict(f"seat {seat} is already taken")
+                raise Conflict(Refusal(N_("seat {seat} is already taken"), seat=seat))
             _change_seat(
                 db, table_id, seat, None, name=name, token_hash=token_hash, account_id=account_id
             )
@@ -302,7 +304,9 @@ class Storage:
         with self.engine.begin() as db:
             _bump(db, table_id)
             if not _full(db, table_id):
-                raise Conflict(f"table {table_id} still has free seats")
+                raise Conflict(
+                    Refusal(N_("table {table_id} still has free seats"), table_id=table_id)
+                )
             return _write(db, table_id, 0, deal)
 
     def hand_to_bot(self, table_id: str, seat: int, level: str, token_hash: str) -> int:
@@ -321,7 +325,7 @@ class Storage:
                 retired_hash=token_hash,
             )
             if not handed:
-                raise Conflict(f"seat {seat} is no longer that player's")
+                raise Conflict(Refusal(N_("seat {seat} is no longer that player's"), seat=seat))
             # a bot's turn runs no clock
             db.execute(
                 update(tables_t)
@@ -356,7 +360,7 @@ class Storage:
                 select(tables_t.c.status).where(tables_t.c.id == table_id)
             ).scalar_one()
             if back.rowcount != 1 or status != PLAYING:
-                raise Conflict(f"seat {seat} can no longer be taken back")
+                raise Conflict(Refusal(N_("seat {seat} can no longer be taken back"), seat=seat))
             if deadline is not None:
                 db.execute(
                     update(tables_t)
@@ -374,7 +378,7 @@ class Storage:
                 select(tables_t.c.status).where(tables_t.c.id == table_id)
             ).scalar_one()
             if status != WAITING:
-                raise Conflict("the game has started")
+                raise Conflict(Refusal(N_("the game has started")))
             for t in (moves_t, seats_t, chat_t, reviews_t):
                 db.execute(delete(t).where(t.c.table_id == table_id))
             db.execute(delete(tables_t).where(tables_t.c.id == table_id))
@@ -389,7 +393,7 @@ class Storage:
                 select(tables_t.c.status).where(tables_t.c.id == table_id)
             ).scalar_one()
             if status != WAITING:
-                raise Conflict("the game has started")
+                raise Conflict(Refusal(N_("the game has started")))
             name = db.execute(
                 select(seats_t.c.name).where(
                     and_(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
@@ -407,7 +411,7 @@ class Storage:
                 **retired,
             )
             if not freed:
-                raise Conflict(f"seat {seat} is no longer that player's")
+                raise Conflict(Refusal(N_("seat {seat} is no longer that player's"), seat=seat))
             if retire and name is not None:  # the name stays out of this table
                 removed = db.execute(
                     select(tables_t.c.removed).where(tables_t.c.id == table_id)
@@ -451,7 +455,13 @@ class Storage:
                     )
                 return version
         except IntegrityError:
-            raise Conflict(f"entry {start} of table {table_id} was already written") from None
+            raise Conflict(
+                Refusal(
+                    N_("entry {start} of table {table_id} was already written"),
+                    start=start,
+                    table_id=table_id,
+                )
+            ) from None
 
     # --- chat ------------------------------------------------------------------------------
     def add_chat(
@@ -492,7 +502,7 @@ class Storage:
                     )
                 return ChatRow(idx, seat, name, text, at, step)
         except IntegrityError:
-            raise Conflict("another message took that place") from None
+            raise Conflict(Refusal(N_("another message took that place"))) from None
 
     def chat_since(self, table_id: str, start: int) -> list[ChatRow]:
         with self.engine.connect() as db:
@@ -731,7 +741,7 @@ def _bump(db: Connection, table_id: str) -> int:
         .returning(tables_t.c.version)
     ).scalar()
     if version is None:
-        raise Conflict(f"there is no table {table_id}")
+        raise Conflict(Refusal(N_("there is no table {table_id}"), table_id=table_id))
     return int(version)
 
 
@@ -766,7 +776,11 @@ def _write(
         .returning(tables_t.c.version)
     ).scalar()
     if version is None:
-        raise Conflict(f"table {table_id} is no longer at entry {start}")
+        raise Conflict(
+            Refusal(
+                N_("table {table_id} is no longer at entry {start}"), table_id=table_id, start=start
+            )
+        )
     if entries:
         db.execute(
             insert(moves_t),

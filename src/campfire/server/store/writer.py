@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.server.metrics import DB_COMMIT_SECONDS, timed
 from campfire.server.store.storage import Conflict, Storage, dumps
 
@@ -268,7 +270,13 @@ class Writer:
 
 
 def _lost(item: _Append) -> Conflict:
-    return Conflict(f"table {item.table_id} is no longer at entry {item.start}")
+    return Conflict(
+        Refusal(
+            N_("table {table_id} is no longer at entry {start}"),
+            table_id=item.table_id,
+            start=item.start,
+        )
+    )
 
 
 def _settle(future: asyncio.Future[int], result: int | BaseException) -> None:

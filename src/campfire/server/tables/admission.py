@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from campfire.server.refusals import Refused
+from campfire.i18n import N_
+from campfire.server.refusals import Refusal, Refused
 from campfire.server.tables.connections import Connection
 
 #: spectator connections one table accepts (seated players always get in)
@@ -27,13 +28,19 @@ def admit(connections: Iterable[Connection], seat: int | None, address: str) -> 
     watching = [c for c in connections if c.seat is None]
     if len(watching) >= SPECTATOR_LIMIT:
         raise Refused(
-            429, f"this table already has {SPECTATOR_LIMIT} spectators: players still get in"
+            429,
+            Refusal(
+                N_("this table already has {limit} spectators: players still get in"),
+                limit=SPECTATOR_LIMIT,
+            ),
         )
     if sum(1 for c in watching if c.address == address) >= SPECTATORS_PER_ADDRESS:
         raise Refused(
             429,
-            f"your address already watches this table {SPECTATORS_PER_ADDRESS} times: "
-            "close a tab first",
+            Refusal(
+                N_("your address already watches this table {times} times: close a tab first"),
+                times=SPECTATORS_PER_ADDRESS,
+            ),
         )
     return None
 
@@ -47,5 +54,9 @@ def check_origin(origin: str | None, host: str | None) -> None:
     found = urlsplit(origin).hostname if origin != "null" else None
     if found is None or wanted is None or found != wanted:
         raise Refused(
-            403, f"this table's socket opens only from its own pages, not {origin[:80]!r}"
+            403,
+            Refusal(
+                N_("this table's socket opens only from its own pages, not {origin!r}"),
+                origin=origin[:80],
+            ),
         )

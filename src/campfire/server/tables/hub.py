@@ -25,6 +25,7 @@ import anyio
 from sqlalchemy.exc import IntegrityError
 
 from campfire.bots import make_bot
+from campfire.i18n import N_
 from campfire.kernel import (
     Event,
     IllegalAction,
@@ -39,7 +40,7 @@ from campfire.kernel.records import entry_to_json
 from campfire.server.cluster.bus import Bus
 from campfire.server.names import name_key
 from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused, ngettext, said, told
 from campfire.server.store.results import Results
 from campfire.server.store.schema import FINISHED, PLAYING, WAITING
 from campfire.server.store.storage import (
@@ -86,7 +87,7 @@ WAITING_PER_ADDRESS = 10
 
 
 #: what a seat's oldest connection hears when one more opened than a seat may hold
-SEAT_REPLACED = error(409, "this seat opened in another window: this one is closed", fatal=True)
+SEAT_REPLACED = Refusal(N_("this seat opened in another window: this one is closed"))
 
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 
@@ -98,8 +99,10 @@ def new_id(rng: random.Random | None = None) -> str:
     return "".join(rng.choice(ID_ALPHABET) for _ in range(12))
 
 
-def removed_name(name: str) -> str:
-    return f"the host removed {name!r} from this table: it cannot sit here again"
+def removed_name(name: str) -> Refusal:
+    return Refusal(
+        N_("the host removed {name!r} from this table: it cannot sit here again"), name=name
+    )
 
 
 def address_hash(address: str) -> str:
@@ -200,8 +203,10 @@ class Hub:
     def _expired_refusal(self) -> Refused:
         return Refused(
             410,
-            f"this table waited {self.waiting_seconds / 3600:g} h for its players and has closed:"
-            " start a new one",
+            Refusal(
+                N_("this table waited {hours} h for its players and has closed: start a new one"),
+                hours=self.waiting_seconds / 3600,
+            ),
         )
 
     async def stop(self) -> None:
@@ -227,7 +232,9 @@ class Hub:
             raise
         except Exception as error:
             log.error("storage failed in %s: %s", getattr(call, "__name__", call), error)
-            raise Refused(503, "the database could not be reached: nothing was changed") from None
+            raise Refused(
+                503, Refusal(N_("the database could not be reached: nothing was changed"))
+            ) from None
 
     def finished(self, table: LiveTable) -> None:
         """The game at `table` just ended, as this process sees it: write its results (the
@@ -275,7 +282,7 @@ class Hub:
                 return table
             found = await anyio.to_thread.run_sync(self.storage.load, table_id)
             if found is None:
-                raise Refused(404, f"there is no table {table_id!r}")
+                raise Refused(404, Refusal(N_("there is no table {table_id!r}"), table_id=table_id))
             table = self._restore(*found)
             if self.expired(table):
                 raise self._expired_refusal()
@@ -300,14 +307,20 @@ class Hub:
             game = get_game(row.game)
         except KeyError as error:
             raise Refused(
-                409, f"this table plays a game this server does not know: {error}"
+                409,
+                Refusal(
+                    N_("this table plays a game this server does not know: {error}"),
+                    error=said(error),
+                ),
             ) from None
         record = Record(row.game, row.players, row.options, entries)
         try:
             steps = record.steps()
             state = record.replay()
         except RecordError as error:
-            raise Refused(409, f"this table's record no longer replays: {error}") from None
+            raise Refused(
+                409, Refusal(N_("this table's record no longer replays: {error}"), error=str(error))
+            ) from None
         table = LiveTable(
             id=row.id,
             game=game,
@@ -382,14 +395,20 @@ class Hub:
         try:
             game = get_game(spec.game)
         except KeyError as error:
-            raise Refused(422, str(error.args[0])) from None
+            raise Refused(422, said(error)) from None
         try:
             state = game.new_state(spec.players, spec.options)
         except OptionError as error:
-            raise Refused(422, str(error)) from None
+            raise Refused(422, said(error)) from None
         research: list[str] = state.options.research()
         if research:  # small games for solvers (docs/research.md), not the game as it is played
-            raise Refused(422, f"research variant options are not offered at tables: {research}")
+            raise Refused(
+                422,
+                Refusal(
+                    N_("research variant options are not offered at tables: {research}"),
+                    research=", ".join(research),
+                ),
+            )
         players = state.players
         options = Record.of(state).options
         levels = game.bot_levels()
@@ -401,13 +420,25 @@ class Hub:
             elif level not in levels:
                 raise Refused(
                     422,
-                    f"unknown bot level {level!r} for {game.title} (levels: {', '.join(levels)})",
+                    Refusal(
+                        N_("unknown bot level {level!r} for {title} (levels: {levels})"),
+                        level=level,
+                        title=game.title,
+                        levels=", ".join(levels),
+                    ),
                 )
             else:
                 seats.append(Seat(s, BOT, level, f"Bot {s}"))
         for s in spec.bots:
             if not 0 <= s < players:
-                raise Refused(422, f"there is no seat {s} for a bot with {players} players")
+                raise Refused(
+                    422,
+                    Refusal(
+                        N_("there is no seat {seat} for a bot with {players} players"),
+                        seat=s,
+                        players=players,
+                    ),
+                )
         address = address_hash(spec.address) if spec.address is not None else None
         people = sum(1 for s in seats if s.kind == HUMAN) - (1 if spec.creator_sits else 0)
         if address is not None and people > 0:  # only a table that waits for people counts
@@ -417,9 +448,16 @@ class Hub:
             if waiting >= self.waiting_per_address:
                 raise Refused(
                     429,
-                    f"{waiting} tables opened from your address are still waiting for players "
-                    f"({self.waiting_per_address} at most): start a game at one of them, or let "
-                    f"one expire ({self.waiting_seconds / 3600:g} h)",
+                    Refusal(
+                        N_(
+                            "{waiting} tables opened from your address are still waiting for "
+                            "players ({waiting_per_address} at most): start a game at one of "
+                            "them, or let one expire ({hours} h)"
+                        ),
+                        waiting=waiting,
+                        waiting_per_address=self.waiting_per_address,
+                        hours=self.waiting_seconds / 3600,
+                    ),
                 )
         now = time.time()
         stamped: list[tuple[int, Event]] = []
@@ -452,7 +490,7 @@ class Hub:
             except IntegrityError:  # the id is taken (a seeded server that started again)
                 continue
         else:
-            raise Refused(503, "could not find a free table id: try again")
+            raise Refused(503, Refusal(N_("could not find a free table id: try again")))
         if deal is not None:
             state = begun
         table = LiveTable(
@@ -518,9 +556,14 @@ class Hub:
             except Conflict:
                 if seat is not None:
                     raise Refused(
-                        409, f"seat {seat} was just taken: free seats are {table.free_seats()}"
+                        409,
+                        Refusal(
+                            N_("seat {seat} was just taken: free seats are {free}"),
+                            seat=seat,
+                            free=str(table.free_seats()),
+                        ),
                     ) from None
-        raise Refused(409, "every seat at this table is taken: you can watch")
+        raise Refused(409, Refusal(N_("every seat at this table is taken: you can watch")))
 
     async def _join(
         self, table: LiveTable, name: str, seat: int | None, host: bool, account: str | None
@@ -534,19 +577,36 @@ class Hub:
                 raise self._expired_refusal()
             free = table.free_seats()
             if not free:
-                raise Refused(409, "every seat at this table is taken: you can watch")
+                raise Refused(409, Refusal(N_("every seat at this table is taken: you can watch")))
             if seat is None:
                 seat = free[0]
             elif not 0 <= seat < table.players:
-                raise Refused(422, f"there is no seat {seat} at a {table.players}-player table")
+                raise Refused(
+                    422,
+                    Refusal(
+                        N_("there is no seat {seat} at a {players}-player table"),
+                        seat=seat,
+                        players=table.players,
+                    ),
+                )
             elif seat not in free:
                 who = table.seats[seat]
                 taken = "a bot" if who.kind == BOT else who.name
-                raise Refused(409, f"seat {seat} is taken by {taken}: free seats are {free}")
+                raise Refused(
+                    409,
+                    Refusal(
+                        N_("seat {seat} is taken by {taken}: free seats are {free}"),
+                        seat=seat,
+                        taken=taken,
+                        free=free,
+                    ),
+                )
             if name_key(name) in table.removed:
                 raise Refused(403, removed_name(name))
             if table.named(name):
-                raise Refused(409, f"someone at this table is already called {name!r}")
+                raise Refused(
+                    409, Refusal(N_("someone at this table is already called {name!r}"), name=name)
+                )
             token = secrets.token_urlsafe(24)
             hashed = token_hash(token)
             state = None
@@ -566,7 +626,9 @@ class Hub:
                 raise Refused(403, removed_name(name)) from None
             except NameTaken:
                 await self.sync.catch_up(table)
-                raise Refused(409, f"someone at this table is already called {name!r}") from None
+                raise Refused(
+                    409, Refusal(N_("someone at this table is already called {name!r}"), name=name)
+                ) from None
             except Conflict:
                 await self.sync.catch_up(table)
                 raise
@@ -613,26 +675,37 @@ class Hub:
             if table.status == WAITING:
                 free = len(table.free_seats())
                 raise Refused(
-                    409, f"the game has not started: {free} seat{'s' * (free != 1)} still free"
+                    409,
+                    ngettext(
+                        "the game has not started: {n} seat still free",
+                        "the game has not started: {n} seats still free",
+                        free,
+                    ),
                 )
             if table.status == FINISHED:
-                raise Refused(409, "the game is over")
+                raise Refused(409, Refusal(N_("the game is over")))
             if at is not None and at != table.at:
                 raise Refused(
                     409,
-                    f"the table has moved on since you looked (your move {at}, now {table.at}): "
-                    "nothing was applied",
+                    Refusal(
+                        N_(
+                            "the table has moved on since you looked (your move {at}, now {now}): "
+                            "nothing was applied"
+                        ),
+                        at=at,
+                        now=table.at,
+                    ),
                 )
             try:
                 move = table.game.action_from_json(action)
             except ValueError as error:
-                raise Refused(422, str(error)) from None
+                raise Refused(422, said(error)) from None
             state = table.state.clone()
             try:
                 events = state.apply(move, seat=seat)
             except IllegalAction as error:
                 # the rules' Refusal as it is: each connection is told it in its language
-                raise Refused(409, error.args[0] if error.args else str(error)) from None
+                raise Refused(409, said(error)) from None
             # a person who moves in time starts their count of run-out clocks again
             person = table.seats[seat].kind == HUMAN
             start = table.at
@@ -690,11 +763,17 @@ class Hub:
         except Conflict as error:
             await self.sync.catch_up(table)
             raise Refused(
-                409, f"the move could not be stored ({error}): nothing was applied"
+                409,
+                Refusal(
+                    N_("the move could not be stored ({error}): nothing was applied"),
+                    error=said(error),
+                ),
             ) from None
         except Exception as error:
             log.error("table %s: storing a move failed: %s", table.id, error)
-            raise Refused(503, "the move could not be stored: nothing was applied") from None
+            raise Refused(
+                503, Refusal(N_("the move could not be stored: nothing was applied"))
+            ) from None
         self._made_current(table, state, stamped, deal, version)
         return Moves(
             start=start,
@@ -737,35 +816,71 @@ class Hub:
         if level not in levels:
             raise Refused(
                 422,
-                f"unknown bot level {level!r} for {table.game.title} (levels: {', '.join(levels)})",
+                Refusal(
+                    N_("unknown bot level {level!r} for {title} (levels: {levels})"),
+                    level=level,
+                    title=table.game.title,
+                    levels=", ".join(levels),
+                ),
             )
         async with table.lock:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if not 0 <= seat < table.players:
-                raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
+                raise Refused(
+                    404,
+                    Refusal(
+                        N_("there is no seat {seat} at a {players}-player table"),
+                        seat=seat,
+                        players=table.players,
+                    ),
+                )
             if table.status == FINISHED:
-                raise Refused(409, "the game is over: there is no seat left to play")
+                raise Refused(409, Refusal(N_("the game is over: there is no seat left to play")))
             place = table.seats[seat]
             if place.kind == BOT:
-                raise Refused(409, f"seat {seat} is already played by a bot ({place.level})")
+                raise Refused(
+                    409,
+                    Refusal(
+                        N_("seat {seat} is already played by a bot ({level})"),
+                        seat=seat,
+                        level=place.level,
+                    ),
+                )
             if place.token_hash is None:
-                raise Refused(409, f"seat {seat} is free: nobody sits there to hand it over")
+                raise Refused(
+                    409,
+                    Refusal(
+                        N_("seat {seat} is free: nobody sits there to hand it over"), seat=seat
+                    ),
+                )
             if seat != by:
-                who = place.name or f"seat {seat}"
+                who = place.name or Refusal(N_("seat {seat}"), seat=seat)
                 if self.bus.shared:
                     table.presence.update(await self.bus.presence(table.id, [seat]))
                 away = table.away_for(seat)
                 if away is None:
                     raise Refused(
-                        409, f"{who} is connected: only {who} can give their seat to a bot now"
+                        409,
+                        Refusal(
+                            N_("{who} is connected: only {who} can give their seat to a bot now"),
+                            who=who,
+                        ),
                     )
                 if away < table.away_limit:
                     wait = table.away_limit - away
                     raise Refused(
                         409,
-                        f"{who} has been away for {away:.0f} s: their seat can be given to a bot "
-                        f"after {table.away_limit:g} s away, in {max(wait, 0.1):.1f} s",
+                        Refusal(
+                            N_(
+                                "{who} has been away for {away} s: their seat can be given "
+                                "to a bot after {away_limit} s away, in {wait} s"
+                            ),
+                            who=who,
+                            away=round(away),
+                            away_limit=float(table.away_limit),
+                            wait=round(max(wait, 0.1), 1),
+                        ),
                     )
             await self.give_to_bot(table, seat, level)
         await self.bus.publish(table.id, NoticeKind.SEATS)
@@ -779,7 +894,7 @@ class Hub:
             version = await self.store(self.storage.hand_to_bot, table.id, seat, level, old)
         except Conflict as error:
             await self.sync.catch_up(table)
-            raise Refused(409, str(error)) from None
+            raise Refused(409, said(error)) from None
         place.kind, place.level, place.token_hash = BOT, level, None
         place.bot = make_bot(table.game, level, self.seed_for(table.id, seat))
         table.retired[old] = seat
@@ -802,15 +917,23 @@ class Hub:
                 await self.sync.catch_up(table)
             seat = table.retired_seat(token)
             if seat is None or table.seats[seat].kind != BOT:
-                raise Refused(403, "this token lost no seat at this table to a bot")
+                raise Refused(403, Refusal(N_("this token lost no seat at this table to a bot")))
             place = table.seats[seat]
             if place.timeouts < CLOCK_STRIKES:
                 raise Refused(
                     409,
-                    f"seat {seat} was handed to a bot, not taken by the clock: it stays a bot's",
+                    Refusal(
+                        N_(
+                            "seat {seat} was handed to a bot, not taken by the clock: it stays a "
+                            "bot's"
+                        ),
+                        seat=seat,
+                    ),
                 )
             if table.status != PLAYING:
-                raise Refused(409, "the game is over: follow Play again into the next one")
+                raise Refused(
+                    409, Refusal(N_("the game is over: follow Play again into the next one"))
+                )
             hashed = token_hash(token)
             mine = table.state.to_move == seat and table.clock is not None
             deadline = time.time() + table.clock if mine and table.clock else None
@@ -820,7 +943,7 @@ class Hub:
                 )
             except Conflict as error:
                 await self.sync.catch_up(table)
-                raise Refused(409, str(error)) from None
+                raise Refused(409, said(error)) from None
             place.kind, place.level, place.token_hash, place.bot = HUMAN, None, hashed, None
             place.timeouts = 0
             table.retired.pop(hashed, None)
@@ -848,22 +971,40 @@ class Hub:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if not table.is_host(token):
-                raise Refused(403, "only the host (who made this table) can remove someone from it")
+                raise Refused(
+                    403,
+                    Refusal(N_("only the host (who made this table) can remove someone from it")),
+                )
             if not 0 <= seat < table.players:
-                raise Refused(404, f"there is no seat {seat} at a {table.players}-player table")
+                raise Refused(
+                    404,
+                    Refusal(
+                        N_("there is no seat {seat} at a {players}-player table"),
+                        seat=seat,
+                        players=table.players,
+                    ),
+                )
             if table.status != WAITING:
                 raise Refused(
                     409,
-                    "the game has started: nobody can be removed now (a player who is away can "
-                    "be given to a bot)",
+                    Refusal(
+                        N_(
+                            "the game has started: nobody can be removed now (a player who is "
+                            "away can be given to a bot)"
+                        )
+                    ),
                 )
             place = table.seats[seat]
             if place.kind == BOT:
-                raise Refused(409, f"seat {seat} is a bot's: there is nobody to remove")
+                raise Refused(
+                    409, Refusal(N_("seat {seat} is a bot's: there is nobody to remove"), seat=seat)
+                )
             if place.token_hash is None:
-                raise Refused(409, f"seat {seat} is free: there is nobody to remove")
+                raise Refused(
+                    409, Refusal(N_("seat {seat} is free: there is nobody to remove"), seat=seat)
+                )
             if place.token_hash == table.host_hash:
-                raise Refused(409, "you cannot remove yourself: you are the host")
+                raise Refused(409, Refusal(N_("you cannot remove yourself: you are the host")))
             await self._vacate(table, seat, True, removed_reason(seat))
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, NoticeKind.SEATS)
@@ -875,7 +1016,9 @@ class Hub:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if table.status != WAITING or table.seats[seat].token_hash is None:
-                raise Refused(409, "the game has started: a bot can play your seat instead")
+                raise Refused(
+                    409, Refusal(N_("the game has started: a bot can play your seat instead"))
+                )
             await self._vacate(table, seat, False, left_reason(seat))
         await self.bus.present(table.id, seat, False)
         await self.bus.publish(table.id, NoticeKind.SEATS)
@@ -890,7 +1033,9 @@ class Hub:
             version = await self.store(self.storage.remove_seat, table.id, seat, old, removed)
         except Conflict as error:
             await self.sync.catch_up(table)
-            raise Refused(409, f"{error}: nothing was changed") from None
+            raise Refused(
+                409, Refusal(N_("{error}: nothing was changed"), error=said(error))
+            ) from None
         if removed and place.name is not None:
             table.removed.add(name_key(place.name))
         place.name, place.token_hash = None, None
@@ -908,14 +1053,19 @@ class Hub:
             if self.bus.shared:
                 await self.sync.catch_up(table)
             if not table.is_host(token):
-                raise Refused(403, "only the host (who made this table) can cancel it")
+                raise Refused(403, Refusal(N_("only the host (who made this table) can cancel it")))
             if table.status != WAITING:
-                raise Refused(409, "the game has started: a table is cancelled only while waiting")
+                raise Refused(
+                    409,
+                    Refusal(N_("the game has started: a table is cancelled only while waiting")),
+                )
             try:
                 await self.store(self.storage.cancel, table.id)
             except Conflict as error:
                 await self.sync.catch_up(table)
-                raise Refused(409, f"{error}: nothing was changed") from None
+                raise Refused(
+                    409, Refusal(N_("{error}: nothing was changed"), error=said(error))
+                ) from None
             self.drop(table, CANCELLED)
         await self.bus.publish(table.id, NoticeKind.CANCELLED)
 
@@ -924,7 +1074,7 @@ class Hub:
         self.tables.pop(table.id, None)
         self.rooms.pop(table.id, None)
         for conn in list(table.connections):
-            conn.push(error(410, reason, fatal=True))
+            conn.push(told(error(410, "", fatal=True), reason, conn.lang))
             conn.push(None)
         if table.connections:
             table.connections.clear()
@@ -933,11 +1083,13 @@ class Hub:
     def to_spectators(
         self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
     ) -> None:
-        notice = SeatLost(type="seat", seat=None, reason=reason, reclaim=reclaim, removed=removed)
         for conn in list(table.connections):
             if conn.seat == seat:
                 conn.seat = None
-                conn.push(notice)
+                notice = SeatLost(
+                    type="seat", seat=None, reason="", reclaim=reclaim, removed=removed
+                )
+                conn.push(told(notice, reason, conn.lang))
                 # the story so far stays told to them as they lived it ("Your time ran out")
                 conn.push(
                     table.update_for(None, table.events, full=True, voice=seat, lang=conn.lang)
@@ -949,7 +1101,7 @@ class Hub:
         """The next game at the same table: same game, options and bots; the asker sits down
         (as `account`, when signed in)."""
         if table.status != FINISHED:
-            raise Refused(409, "the game is not over yet")
+            raise Refused(409, Refusal(N_("the game is not over yet")))
         name = table.seats[seat].name or f"Player {seat}"
         async with table.lock:
             if self.bus.shared:
@@ -979,7 +1131,7 @@ class Hub:
         nxt = await self.get(table.next_id)
         mine = next((s.seat for s in nxt.seats if s.name == name and s.token_hash), None)
         if mine is not None:
-            raise Refused(409, f"{name} already sits at the next table")
+            raise Refused(409, Refusal(N_("{name} already sits at the next table"), name=name))
         free = nxt.free_seats()
         host = nxt.host_hash is None and not any(s.token_hash for s in nxt.seats)
         new_seat, token = await self.join(nxt, name, seat if seat in free else None, host, account)
@@ -1005,10 +1157,15 @@ class Hub:
             if retired is not None:
                 raise Refused(
                     403,
-                    f"the host removed this token's player from seat {retired}: it no longer "
-                    "acts at this table",
+                    Refusal(
+                        N_(
+                            "the host removed this token's player from seat {retired}: it no "
+                            "longer acts at this table"
+                        ),
+                        retired=retired,
+                    ),
                 )
-            raise Refused(403, "this seat token does not belong to this table")
+            raise Refused(403, Refusal(N_("this seat token does not belong to this table")))
         return seat
 
     # --- connections -----------------------------------------------------------------------
@@ -1026,17 +1183,22 @@ class Hub:
         name is the spectator's own account's, which may sit here and watch from elsewhere)."""
         replaced = admit(table.connections, seat, address)
         if name is not None and not own_name and table.named(name):
-            raise Refused(409, f"a player at this table is called {name!r}: pick another name")
+            raise Refused(
+                409,
+                Refusal(
+                    N_("a player at this table is called {name!r}: pick another name"), name=name
+                ),
+            )
         if replaced is not None:
             table.connections.discard(replaced)
-            replaced.push(SEAT_REPLACED)
+            replaced.push(told(error(409, "", fatal=True), SEAT_REPLACED, replaced.lang))
             replaced.push(None)
         conn = Connection(seat, name, address, lang)
         first = seat is not None and not table.local_count(seat)
         serving = bool(table.connections)
         table.connections.add(conn)
         conn.push(table.update_for(seat, table.events, full=True, lang=lang))
-        conn.push(table.chat_history(CHAT_LENGTH))
+        conn.push(table.chat_history(CHAT_LENGTH, conn.lang))
         table.broadcast_meta()
         if not serving:  # this process hears the table's notices only while it serves it
             await self.bus.serve(table.id, True)

@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from campfire.i18n import translator
+from campfire.i18n import N_, translator
 from campfire.kernel import Bot, Event, Game, State
+from campfire.kernel.errors import Refusal
 from campfire.server.cluster.bus import Presence
 from campfire.server.names import name_key
 from campfire.server.protocol import ChatHistory, ChatLine, TableChanged, Update
@@ -252,18 +253,23 @@ class LiveTable:
         return self.game.describe(event, seat, lang)
 
     def push_chat(self, messages: list[ChatLine], keep: int) -> None:
-        """Tell every connection the new lines; keep only the last `keep` in memory."""
+        """Tell every connection the new lines (an emote in the connection's language); keep
+        only the last `keep` in memory."""
         for message in messages:
             self.chat.append(message)
-            encoded = encode(message)
+            by_lang: dict[str, str] = {}
             for conn in list(self.connections):
+                encoded = by_lang.get(conn.lang)
+                if encoded is None:
+                    encoded = by_lang[conn.lang] = encode(chat_in(message, conn.lang))
                 conn.push(encoded)
         if len(self.chat) > keep:
             del self.chat[: len(self.chat) - keep]
 
-    def chat_history(self, length: int) -> ChatHistory:
-        """The chat so far, and the most characters a line may have (`length`)."""
-        return ChatHistory(type="chat_history", messages=self.chat[-CHAT_HISTORY:], length=length)
+    def chat_history(self, length: int, lang: str = "en") -> ChatHistory:
+        """The chat so far (its emotes in `lang`), and the most characters a line may have."""
+        said = [chat_in(m, lang) for m in self.chat[-CHAT_HISTORY:]]
+        return ChatHistory(type="chat_history", messages=said, length=length)
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
         """Every connection gets its seat's update in its language; each (seat, language)'s is
@@ -286,6 +292,28 @@ class LiveTable:
         message = encode(TableChanged(type="table", table=self.meta()))
         for conn in list(self.connections):
             conn.push(message)
+
+
+#: the quick messages of the chat by their key: a line holds the key, and each reader sees the
+#: words in their own language (the stored text is EMOTE_MARK + key, which nobody can type:
+#: a typed line cannot hold control characters)
+EMOTES: dict[str, str] = {
+    "nice": N_("Nice one!"),
+    "wow": N_("Wow"),
+    "hmm": N_("Hmm…"),
+    "haha": N_("Ha ha"),
+    "bluff": N_("Bluff!"),
+    "gg": N_("Good game"),
+}
+EMOTE_MARK = "\x1e"
+
+
+def chat_in(message: ChatLine, lang: str) -> ChatLine:
+    """A chat line as a reader of `lang` sees it: an emote's words in that language."""
+    emote = message.get("emote")
+    if emote is None or emote not in EMOTES or lang == "en":
+        return message
+    return ChatLine(**{**message, "text": translator(lang).gettext(EMOTES[emote])})
 
 
 #: the server's own event: a seat's turn clock ran out and a bot played the turn for it
@@ -318,16 +346,21 @@ def clock_text(event: Event, seat: int | None, lang: str = "en") -> str:
 
 
 #: what the sockets of a table the host cancelled hear
-CANCELLED = "the host cancelled this table before it started"
+CANCELLED = Refusal(N_("the host cancelled this table before it started"))
 
 
-def bot_reason(seat: int, level: str) -> str:
-    return f"a {level} bot now plays seat {seat}: you are watching"
+def bot_reason(seat: int, level: str) -> Refusal:
+    return Refusal(
+        N_("a {level} bot now plays seat {seat}: you are watching"), level=level, seat=seat
+    )
 
 
-def left_reason(seat: int) -> str:
-    return f"you left seat {seat}: it is free again, and you are watching"
+def left_reason(seat: int) -> Refusal:
+    return Refusal(N_("you left seat {seat}: it is free again, and you are watching"), seat=seat)
 
 
-def removed_reason(seat: int) -> str:
-    return f"the host removed you from seat {seat}: you are watching (join again with the link)"
+def removed_reason(seat: int) -> Refusal:
+    return Refusal(
+        N_("the host removed you from seat {seat}: you are watching (join again with the link)"),
+        seat=seat,
+    )

@@ -21,9 +21,10 @@ from typing import Any, TypeVar
 
 import orjson
 
+from campfire.i18n import N_
 from campfire.kernel.records import Record
 from campfire.review import review_document
-from campfire.server.refusals import Refused
+from campfire.server.refusals import Refusal, Refused
 from campfire.server.store.storage import Storage
 from campfire.server.tables.live import LiveTable
 
@@ -72,7 +73,7 @@ class Reviews:
                 )
             except BrokenProcessPool:
                 self._pool = None
-                raise Refused(503, "the review could not be made: try again") from None
+                raise Refused(503, Refusal(N_("the review could not be made: try again"))) from None
             except ValueError as error:  # a game without a judge
                 raise Refused(409, str(error)) from None
             kept = await self.store(self.storage.save_review, table_id, orjson.dumps(data).decode())

@@ -80,8 +80,8 @@ export function createBoard({ stage, controls, side, ctx }) {
   ring.append(felt, center);
   stage.append(ring);
 
-  const history = el("section", { class: "card-box pw-history", "aria-label": "This round" });
-  const used = el("section", { class: "card-box pw-used", "aria-label": "Used pile" });
+  const history = el("section", { class: "card-box pw-history", "aria-label": _("This round") });
+  const used = el("section", { class: "card-box pw-used", "aria-label": _("Used pile") });
   side.append(history, used);
 
   const ui = buildControls(controls, ctx);
@@ -156,7 +156,7 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     else if (info.kind === "human" && !info.online && s !== you) tags.push(_("away"));
     let bubble = null;
     if (view.owner === s && view.guess !== null) {
-      bubble = el("div", { class: "bubble owner", title: _("owns the standing guess") }, `★ ${view.guess}${view.agreed ? " (agreed)" : ""}`);
+      bubble = el("div", { class: "bubble owner", title: _("owns the standing guess") }, view.agreed ? _("★ {guess} (agreed)", { guess: view.guess }) : `★ ${view.guess}`);
     } else if (lastTurn[s]) {
       bubble = el("div", { class: "bubble" }, turnText(lastTurn[s], (t) => ctx.name(t)));
     }
@@ -182,19 +182,26 @@ function drawSeats(ring, view, table, ctx, { revealed }) {
     bubble,
     band,
     el("div", { class: "seat-name" }, el("span", { class: "name-text" }, ctx.plainName(s)), ctx.rating && ctx.rating(s) ? el("span", { class: "seat-rating" }, ctx.rating(s)) : null, s === you ? el("span", { class: "you-badge" }, "you") : null),
-    el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? "▶ to play" : tags.join(" · ") || "\u00a0"),
+    el("div", { class: `seat-tag${toMove ? " turn" : ""}` }, toMove ? _("▶ to play") : tags.join(" · ") || "\u00a0"),
     el("div", { class: "seat-icons" }, buzzards, view.options.tomahawks && !out ? tomahawkIcon(view.tomahawks[s]) : null));
     ring.append(node);
   }
 }
 
+/** Who owns the standing guess, each language's sentence for each case. */
+function ownerText(view, ctx) {
+  if (view.owner === view.seat) return view.agreed ? _("You own it by agreeing") : _("You own it");
+  const name = ctx.name(view.owner);
+  return view.agreed ? _("{name} owns it by agreeing", { name }) : _("{name} owns it", { name });
+}
+
 function drawCenter(center, view, ctx) {
-  const parts = [el("div", { class: "pw-round" }, view.round ? `Round ${view.round}` : "Shuffling")];
+  const parts = [el("div", { class: "pw-round" }, view.round ? _("Round {round}", { round: view.round }) : _("Shuffling"))];
   if (view.guess === null || view.guess === undefined) {
-    parts.push(el("div", { class: "pw-guess none" }, "no guess yet"));
+    parts.push(el("div", { class: "pw-guess none" }, _("no guess yet")));
   } else {
-    parts.push(el("div", { class: "pw-guess", "aria-label": `standing guess ${view.guess}` }, String(view.guess)));
-    parts.push(el("div", { class: "pw-owner" }, `${ctx.name(view.owner)} ${view.owner === view.seat ? "own" : "owns"} it${view.agreed ? " by agreeing" : ""}`));
+    parts.push(el("div", { class: "pw-guess", "aria-label": _("standing guess {guess}", { guess: view.guess }) }, String(view.guess)));
+    parts.push(el("div", { class: "pw-owner" }, ownerText(view, ctx)));
   }
   const way = view.direction === 1 ? _("clockwise") : _("counter-clockwise");
   parts.push(el("div", { class: "pw-facts" },
@@ -235,7 +242,7 @@ function drawUsed(box, view) {
     el("h2", {}, _("Used pile ({n})", { n: view.used.length })),
     sorted.length
       ? el("div", { class: "chips" }, sorted.map((c) => el("span", { class: `chip chip-${featherColor(c)}` }, LABEL[c] || c)))
-      : el("p", { class: "muted" }, "Empty: nothing counted since the last shuffle."),
+      : el("p", { class: "muted" }, _("Empty: nothing counted since the last shuffle.")),
   );
 }
 
@@ -376,7 +383,7 @@ function buildControls(root, ctx) {
       const ok = c.extra_feather_to.includes(s);
       choices.push(radio(String(s), ok ? ctx.name(s) : _("{name} (has two)", { name: ctx.name(s) }), false, !ok));
     }
-    if (!c.extra_feather_to.length) choices.push(el("p", { class: "muted small" }, msg.view.tomahawks[msg.view.seat] ? "Nobody can take an extra feather now." : "Your tomahawk is spent this round."));
+    if (!c.extra_feather_to.length) choices.push(el("p", { class: "muted small" }, msg.view.tomahawks[msg.view.seat] ? _("Nobody can take an extra feather now.") : _("Your tomahawk is spent this round.")));
     extraBox.replaceChildren(...choices);
   }
 
@@ -457,9 +464,10 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
   if (view.out.includes(round.loser) && view.buzzards[round.loser] >= view.options.buzzards) {
     say(round.loser === view.seat ? _("You are out of the game.") : _("{name} is out of the game.", { name: loser }), "verdict");
   }
+  const guessed = _("guess {value}", { value: round.guess });
   const panel = el("section", { class: "pw-reveal", role: "dialog", "aria-label": _("The count of round {round}", { round: figures.round }) },
     el("div", { class: "reveal-body" },
-      el("h2", {}, `Round ${figures.round}: ${ctx.name(round.disputer)} disputed ${ctx.possessive(round.owner)} ${round.guess}`),
+      el("h2", {}, _("Round {round}: {name} disputed {guess}", { round: figures.round, name: ctx.name(round.disputer), guess: ctx.possessive(round.owner, guessed) })),
       el("div", { class: "reveal-rows" }, rows),
       el("ol", { class: "reveal-steps" }, steps)));
   if (ctx.present) {
@@ -467,7 +475,7 @@ function showReveal(stage, view, figures, ctx, { quick = false } = {}) {
     ctx.present(panel, { linger: (delay + 6) * 1000, quick });
     return;
   }
-  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, "Continue");
+  const close = el("button", { type: "button", class: "primary", onclick: () => panel.remove() }, _("Continue"));
   panel.append(el("div", { class: "reveal-close" }, close));
   panel.addEventListener("keydown", (e) => { if (e.key === "Escape") panel.remove(); });
   stage.append(panel);

@@ -106,11 +106,11 @@ function turnText(turn) {
 export function createBoard({ stage, controls, side, ctx }) {
   const ring = el("div", { class: "ring wt-ring" });
   const felt = el("div", { class: "ring-felt" });
-  const circle = el("div", { class: "wt-circle", role: "group", "aria-label": "The six tiles" });
+  const circle = el("div", { class: "wt-circle", role: "group", "aria-label": _("The six tiles") });
   ring.append(felt, circle);
   stage.append(ring);
-  const reveals = el("section", { class: "card-box wt-reveals", "aria-label": "Revealed stacks" });
-  const removed = el("section", { class: "card-box wt-removed", "aria-label": "Out of the game" });
+  const reveals = el("section", { class: "card-box wt-reveals", "aria-label": _("Revealed stacks") });
+  const removed = el("section", { class: "card-box wt-removed", "aria-label": _("Out of the game") });
   side.append(reveals, removed);
 
   const state = { msg: null, tile: null, card: null, busy: false, error: "", lastAt: -1 };
@@ -354,8 +354,8 @@ function drawControls(root, msg, state, on, ctx) {
         dataset: { card: kind },
         onclick: () => on.clickCard(kind),
       }, animal(kind, 40), el("span", { class: "card-name" }, named(kind)), counts[kind] > 1 ? el("span", { class: "card-count" }, `×${counts[kind]}`) : null))
-        : el("p", { class: "muted" }, "Your hand is empty."));
-    parts.push(el("h2", { class: "hand-title" }, `Your hand (${view.hand.length})`), hand);
+        : el("p", { class: "muted" }, _("Your hand is empty.")));
+    parts.push(el("h2", { class: "hand-title" }, _("Your hand ({n})", { n: view.hand.length })), hand);
   }
 
   if (c) {
