@@ -17,7 +17,6 @@ def feather(code: str, tr: Translator) -> str:
     return {"max0": "max=0"}.get(code, code)
 
 
-
 def describe(event: Event, seat: int | None, lang: str = "en") -> str:
     tr = translator(lang)
     _ = tr.gettext

@@ -34,7 +34,6 @@ def animals(codes: list[str], tr: Translator) -> str:
     return ", ".join(animal(c, tr) for c in codes)
 
 
-
 def describe(event: Event, seat: int | None, lang: str = "en") -> str:
     tr = translator(lang)
     _ = tr.gettext
