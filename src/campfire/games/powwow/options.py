@@ -7,6 +7,8 @@ from typing import ClassVar, Self
 from pydantic import Field, model_validator
 
 from campfire.games.powwow.feathers import CODES, GUESS_MAX, GUESS_MIN
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.kernel.options import Options
 
 
@@ -37,15 +39,25 @@ class PowwowOptions(Options):
     @model_validator(mode="after")
     def _variant(self) -> Self:
         if self.guess_min > self.guess_max:
-            raise ValueError(f"guess_min {self.guess_min} is above guess_max {self.guess_max}")
+            raise ValueError(
+                Refusal(
+                    N_("guess_min {low} is above guess_max {high}"),
+                    low=self.guess_min,
+                    high=self.guess_max,
+                )
+            )
         if self.feathers is not None:
             codes = self.feathers.split()
             if not codes:
-                raise ValueError("feathers lists no feather")
+                raise ValueError(Refusal(N_("feathers lists no feather")))
             unknown = sorted(set(codes) - set(CODES))
             if unknown:
                 raise ValueError(
-                    f"feathers: {unknown[0]!r} is not a feather code ({' '.join(CODES)})"
+                    Refusal(
+                        N_("feathers: {code} is not a feather code ({codes})"),
+                        code=repr(unknown[0]),
+                        codes=" ".join(CODES),
+                    )
                 )
         return self
 
