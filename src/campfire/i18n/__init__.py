@@ -246,7 +246,8 @@ def message_text(message: object, tr: Translator) -> str:
     `{"number", "style", "digits"}`) in `tr`'s language; a plain string as it is."""
     if isinstance(message, dict) and isinstance(message.get("key"), str):
         args = message.get("args") or {}
-        return tr.gettext(message["key"], **{k: _arg_text(v, tr) for k, v in args.items()})
+        template: str = message["key"]
+        return tr.gettext(template, **{k: _arg_text(v, tr) for k, v in args.items()})
     return str(message)
 
 

@@ -103,9 +103,9 @@ def render(data: Mapping[str, Any], tr: Translator | None = None) -> list[Any]:
         mark = _(" ← asked") if row["guess"] == data.get("asked") else mark
         table.add_row(f"{row['guess']}{mark}", tr.percent(blind["p"], 1), tr.percent(row["p"], 1))
     lines.append(table)
+    none = tr.pgettext("feathers", "none")
     likely = ", ".join(
-        f"{'+'.join(feather(f, tr) for f in item['feathers']) or tr.pgettext('feathers', 'none')}"
-        f" {tr.percent(item['p'])}"
+        f"{'+'.join(feather(f, tr) for f in item['feathers']) or none} {tr.percent(item['p'])}"
         for item in read["own_feathers"][:3]
     )
     lines.append(Text(_("Your feathers, most likely first: {likely}.", likely=likely)))
