@@ -224,3 +224,15 @@ def test_review_in_the_language_and_its_json_unchanged() -> None:
     for d in doc["decisions"]:
         assert d["note"] not in words.stdout  # every note told in Spanish
     assert "accuracy" not in words.stdout and "better" not in words.stdout
+
+
+def test_the_games_option_descriptions_are_in_the_catalogues() -> None:
+    """The lobby shows each option's description through the page catalogue (`_()`)."""
+    from campfire.games.powwow.options import PowwowOptions
+    from campfire.games.wakatanka.options import WakatankaOptions
+
+    for model in (PowwowOptions, WakatankaOptions):
+        for name, field in model.model_fields.items():
+            assert field.description, name
+            for lang in ("fr", "de", "it", "es"):
+                assert translator(lang).gettext(field.description) != field.description, name
