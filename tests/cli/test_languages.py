@@ -236,3 +236,32 @@ def test_the_games_option_descriptions_are_in_the_catalogues() -> None:
             assert field.description, name
             for lang in ("fr", "de", "it", "es"):
                 assert translator(lang).gettext(field.description) != field.description, name
+
+
+def test_help_is_told_in_the_language_of_lang_or_the_environment() -> None:
+    from campfire.cli import COMMAND_HELP, _register, app
+
+    result = campfire("simulate", "--help", "--lang", "de")
+    assert result.returncode == 0, result.stderr
+    assert "Bot-Partien spielen und zusammenfassen" in result.stdout
+    assert "wie viele Partien gespielt werden" in result.stdout
+    assert "how many games to play" not in result.stdout
+    result = campfire("--help", env={"LANG": "fr_FR.UTF-8"})
+    assert "Pow Wow et Waka Tanka : jouer, rejouer, analyser, simuler." in result.stdout
+    english = campfire("odds", "--help")
+    assert "whose point of view" in english.stdout
+    # every command's docstring (the help typer shows) is one of the marked messages
+    import inspect
+
+    import typer
+
+    _register()
+    command = typer.main.get_command(app)
+    for name in ("play", "replay", "simulate", "arena", "odds", "review"):
+        shown = inspect.cleandoc(command.commands[name].help or "")  # type: ignore[attr-defined]
+        assert shown in COMMAND_HELP, name
+        assert translator("it").gettext(shown) != shown, name
+        for param in command.commands[name].params:  # type: ignore[attr-defined]
+            said = getattr(param, "help", None)
+            if said:
+                assert translator("es").gettext(said) != said, (name, said)

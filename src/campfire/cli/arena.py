@@ -18,24 +18,26 @@ from campfire.i18n import N_, Translator
 
 
 def arena(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=N_("powwow or wakatanka"))],
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
     bots: Annotated[
         str,
         typer.Option(
-            help="one level per seat, e.g. hard,medium,medium,medium; module:factory for a bot"
-            " of your own"
+            help=N_(
+                "one level per seat, e.g. hard,medium,medium,medium; module:factory for a bot"
+                " of your own"
+            )
         ),
     ] = "medium",
-    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
+    games: Annotated[int, typer.Option(help=N_("how many games to play"))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"))] = 0,
+    option: Annotated[list[str] | None, typer.Option(help=N_("game option key=value"))] = None,
     jobs: Annotated[
-        int | None, typer.Option(help="worker processes (default: one per CPU)")
+        int | None, typer.Option(help=N_("worker processes (default: one per CPU)"))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the report as JSON"))] = False,
     plot: Annotated[
-        str | None, typer.Option(help="draw the win rates with their intervals to FILE.png")
+        str | None, typer.Option(help=N_("draw the win rates with their intervals to FILE.png"))
     ] = None,
     ray: RayAddress = None,
     lang: Lang = None,

@@ -28,8 +28,10 @@ RayAddress = Annotated[
     typer.Option(
         "--ray",
         metavar="ADDRESS",
-        help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
-        " needs campfire-games[cluster]",
+        help=N_(
+            "spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
+            " needs campfire-games[cluster]"
+        ),
     ),
 ]
 
@@ -40,8 +42,10 @@ Lang = Annotated[
     typer.Option(
         "--lang",
         metavar="LANG",
-        help=f"the language of the output and errors: {', '.join(LANGUAGES)}"
-        " (default from LC_ALL, LC_MESSAGES or LANG, else en)",
+        help=N_(
+            "the language of the output and errors: en, fr, de, it, es"
+            " (default from LC_ALL, LC_MESSAGES or LANG, else en)"
+        ),
     ),
 ]
 

@@ -16,13 +16,15 @@ from campfire.kernel.records import Record
 
 def odds(
     record_file: Annotated[
-        str, typer.Argument(metavar="RECORD.json", help="a Pow Wow record, finished or not")
+        str, typer.Argument(metavar="RECORD.json", help=N_("a Pow Wow record, finished or not"))
     ],
-    seat: Annotated[int, typer.Option(help="whose point of view")],
-    around: Annotated[int, typer.Option(help="guesses shown either side of the standing one")] = 3,
-    as_json: Annotated[bool, typer.Option("--json", help="print the odds as JSON")] = False,
+    seat: Annotated[int, typer.Option(help=N_("whose point of view"))],
+    around: Annotated[
+        int, typer.Option(help=N_("guesses shown either side of the standing one"))
+    ] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the odds as JSON"))] = False,
     guess: Annotated[
-        int | None, typer.Option(help="centre P(total ≥ g) on this guess, not the standing one")
+        int | None, typer.Option(help=N_("centre P(total ≥ g) on this guess, not the standing one"))
     ] = None,
     lang: Lang = None,
 ) -> None:

@@ -28,10 +28,10 @@ def position(record: Record, state: State[Any, Any]) -> dict[str, Any]:
 
 def replay(
     record_file: Annotated[
-        str, typer.Argument(metavar="RECORD.json", help="a format-1 game record")
+        str, typer.Argument(metavar="RECORD.json", help=N_("a format-1 game record"))
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="print the position reached as JSON")
+        bool, typer.Option("--json", help=N_("print the position reached as JSON"))
     ] = False,
     lang: Lang = None,
 ) -> None:

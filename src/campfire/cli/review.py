@@ -59,10 +59,10 @@ def _names(
 def review(
     record_file: Annotated[
         Path,
-        typer.Argument(metavar="RECORD", help="a finished game's record, or a folder of them"),
+        typer.Argument(metavar="RECORD", help=N_("a finished game's record, or a folder of them")),
     ],
-    seat: Annotated[int | None, typer.Option(help="review this seat's moves only")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the review as JSON")] = False,
+    seat: Annotated[int | None, typer.Option(help=N_("review this seat's moves only"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the review as JSON"))] = False,
     ray: RayAddress = None,
     lang: Lang = None,
 ) -> None:

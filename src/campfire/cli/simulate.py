@@ -28,14 +28,16 @@ from campfire.kernel.state import Game
 
 
 def simulate(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    bots: Annotated[str, typer.Option(help="one level for all seats, or one per seat")] = "random",
-    records: Annotated[Path | None, typer.Option(help="write each game's record here")] = None,
-    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=N_("powwow or wakatanka"))],
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
+    games: Annotated[int, typer.Option(help=N_("how many games to play"))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"))] = 0,
+    bots: Annotated[
+        str, typer.Option(help=N_("one level for all seats, or one per seat"))
+    ] = "random",
+    records: Annotated[Path | None, typer.Option(help=N_("write each game's record here"))] = None,
+    option: Annotated[list[str] | None, typer.Option(help=N_("game option key=value"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the summary as JSON"))] = False,
     ray: RayAddress = None,
     lang: Lang = None,
 ) -> None:
