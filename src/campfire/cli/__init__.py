@@ -6,7 +6,6 @@ import inspect
 import sys
 from typing import Annotated, Any
 
-import click
 import typer
 
 from campfire.i18n import N_
@@ -88,17 +87,17 @@ def asked_language(argv: list[str]) -> str:
     return from_environment()
 
 
-def told_in(command: click.Command, lang: str) -> None:
+def told_in(command: Any, lang: str) -> None:
     """Every help text of `command` and its sub-commands in `lang` (those the catalogues have)."""
     from campfire.i18n import translator
 
     tr = translator(lang)
-    said: Any = command
-    if said.help:
-        said.help = tr.gettext(inspect.cleandoc(said.help))
+    if command.help:
+        command.help = tr.gettext(inspect.cleandoc(command.help))
     for param in command.params:
-        if getattr(param, "help", None):
-            param.help = tr.gettext(param.help)  # type: ignore[attr-defined]
+        shown = getattr(param, "help", None)
+        if isinstance(shown, str) and shown:
+            param.help = tr.gettext(shown)
     for sub in getattr(command, "commands", {}).values():
         told_in(sub, lang)
 
