@@ -48,6 +48,12 @@ def test_the_lobbys_script_speaks_the_pages_language(client: Client, open_page: 
     expect(page.locator("#open-tables")).to_contain_text(
         de.gettext("No table is waiting for players.")
     )
+    # the game's option descriptions, marked in its options and drawn by the script
+    page.get_by_text(de.gettext("Options"), exact=True).click()
+    expect(page.locator("#options")).to_contain_text(
+        de.gettext("buzzards that put a player out")[1:]  # the script capitalises the first
+    )
+    expect(page.locator("#options")).not_to_contain_text("buzzards that put a player out")
     # the picker changes the language, and the choice is remembered
     page.get_by_role("link", name="Italiano").click()
     expect(page.locator("html")).to_have_attribute("lang", "it")

@@ -66,3 +66,30 @@ def test_a_hundred_spectators_cost_one_review(serve: Callable[..., Client]) -> N
     again = serve(seed=8)
     assert again.http.get(path).json() == bodies[0]
     assert again.app.state.reviews.computed == 0
+
+
+def test_the_review_notes_are_told_in_the_requests_language(client: Client) -> None:
+    from campfire.i18n import message_text, translator
+
+    table_id = finished_table(client)
+    path = f"/api/tables/{table_id}/review"
+    english = client.http.get(path).json()
+    german = client.http.get(path, params={"lang": "de"}).json()
+    italian = client.http.get(path, headers={"Accept-Language": "it-IT,it;q=0.9"}).json()
+    assert client.app.state.reviews.computed == 1  # one review, told three ways
+    judged = [d for d in english["decisions"] if not d["forced"]]
+    assert judged
+    for told, lang in ((german, "de"), (italian, "it")):
+        assert len(told["decisions"]) == len(english["decisions"])
+        for en, other in zip(english["decisions"], told["decisions"], strict=True):
+            assert other["note"] == message_text(en["note_message"], translator(lang))
+            assert {k: v for k, v in other.items() if k != "note"} == {
+                k: v for k, v in en.items() if k != "note"
+            }
+        assert all(
+            o["note"] != e["note"]
+            for e, o in zip(english["decisions"], told["decisions"], strict=True)
+            if not e["forced"]
+        )
+    assert any("Geier" in d["note"] for d in german["decisions"])
+    assert any("avvoltoio" in d["note"] for d in italian["decisions"])

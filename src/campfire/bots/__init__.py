@@ -11,7 +11,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot, BotFactory, RandomBot
+from campfire.kernel.errors import Refusal
 from campfire.kernel.state import Game
 
 __all__ = [
@@ -38,7 +40,7 @@ def coach(game: Game[Any], view: Any) -> dict[str, Any]:
     """
     method = getattr(game, "coach", None)
     if method is None:
-        raise ValueError(f"{game.title} has no coach")
+        raise ValueError(Refusal(N_("{game} has no coach"), game=game.title))
     data: dict[str, Any] = method(view)
     return data
 
@@ -47,14 +49,29 @@ def imported_factory(spec: str) -> BotFactory:
     """The bot factory `module:name` names; ValueError says why it cannot be had."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
-        raise ValueError(f"a bot of your own is named module:factory, not {spec!r}")
+        raise ValueError(
+            Refusal(N_("a bot of your own is named module:factory, not {spec}"), spec=repr(spec))
+        )
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ValueError(f"cannot import {module_name!r} for the bot {spec!r}: {error}") from None
+        raise ValueError(
+            Refusal(
+                N_("cannot import {module} for the bot {spec}: {reason}"),
+                module=repr(module_name),
+                spec=repr(spec),
+                reason=str(error),
+            )
+        ) from None
     factory = getattr(module, attribute, None)
     if not callable(factory):
-        raise ValueError(f"{module_name} has no bot factory named {attribute!r}")
+        raise ValueError(
+            Refusal(
+                N_("{module} has no bot factory named {name}"),
+                module=module_name,
+                name=repr(attribute),
+            )
+        )
     return factory  # type: ignore[no-any-return]
 
 
@@ -69,7 +86,12 @@ def make_bot(game: Game[Any], level: str, seed: int | None = None, imports: bool
     factory = factories.get(level)
     if factory is None:
         raise ValueError(
-            f"unknown bot level {level!r} for {game.title} (levels: {', '.join(factories)})"
+            Refusal(
+                N_("unknown bot level {level} for {game} (levels: {levels})"),
+                level=repr(level),
+                game=game.title,
+                levels=", ".join(factories),
+            )
         )
     return factory(seed)
 
@@ -86,14 +108,29 @@ def seat_levels(
     if len(names) == 1:
         names *= seats
     if len(names) != seats:
-        raise ValueError(f"--bots names {len(names)} levels for {seats} seats: give 1 or {seats}")
+        raise ValueError(
+            Refusal(
+                N_("--bots names {count} levels for {seats} seats: give 1 or {seats}"),
+                count=len(names),
+                seats=seats,
+            )
+        )
     known = [*game.bot_levels(), *extra]
     for name in names:
         if imports and ":" in name:
             imported_factory(name)
         elif name not in known:
-            hint = " or module:factory for a bot of your own" if imports else ""
             raise ValueError(
-                f"unknown bot level {name!r} for {game.title} (levels: {', '.join(known)}{hint})"
+                Refusal(
+                    N_(
+                        "unknown bot level {level} for {game} (levels: {levels} or"
+                        " module:factory for a bot of your own)"
+                    )
+                    if imports
+                    else N_("unknown bot level {level} for {game} (levels: {levels})"),
+                    level=repr(name),
+                    game=game.title,
+                    levels=", ".join(known),
+                )
             )
     return names

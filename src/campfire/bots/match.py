@@ -7,7 +7,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from campfire.bots import make_bot
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot
+from campfire.kernel.errors import Refusal
 from campfire.kernel.state import Game, State
 
 
@@ -78,7 +80,12 @@ def check_ray_address(address: str) -> None:
     rest = address.removeprefix("ray://")
     host, sep, port = rest.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise RayError(f"--ray takes local, auto, HOST:PORT or ray://HOST:PORT, not {address!r}")
+        raise RayError(
+            Refusal(
+                N_("--ray takes local, auto, HOST:PORT or ray://HOST:PORT, not {address}"),
+                address=repr(address),
+            )
+        )
 
 
 def on_ray(
@@ -95,7 +102,9 @@ def on_ray(
     try:
         import ray
     except ImportError:
-        raise RayError("--ray needs Ray: pip install 'campfire-games[cluster]'") from None
+        raise RayError(
+            Refusal(N_("--ray needs Ray: pip install 'campfire-games[cluster]'"))
+        ) from None
     started = False
     if not ray.is_initialized():
         settings: dict[str, Any] = {
@@ -109,7 +118,13 @@ def on_ray(
             else:
                 ray.init(address=address, **settings)
         except (ConnectionError, RuntimeError, ValueError) as error:
-            raise RayError(f"cannot reach the Ray cluster at {address}: {error}") from None
+            raise RayError(
+                Refusal(
+                    N_("cannot reach the Ray cluster at {address}: {reason}"),
+                    address=address,
+                    reason=str(error),
+                )
+            ) from None
         started = True
     try:
         task = ray.remote(function)

@@ -13,53 +13,65 @@ from rich.table import Table
 
 from campfire.bots.arena import ArenaReport, run_arena
 from campfire.bots.match import RayError
-from campfire.cli.common import RayAddress, bot_games, fail
+from campfire.cli.common import Lang, RayAddress, bot_games, chosen, fail, fail_error
+from campfire.i18n import N_, Translator
 
 
 def arena(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=N_("powwow or wakatanka"))],
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
     bots: Annotated[
         str,
         typer.Option(
-            help="one level per seat, e.g. hard,medium,medium,medium; module:factory for a bot"
-            " of your own"
+            help=N_(
+                "one level per seat, e.g. hard,medium,medium,medium; module:factory for a bot"
+                " of your own"
+            )
         ),
     ] = "medium",
-    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
+    games: Annotated[int, typer.Option(help=N_("how many games to play"))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"))] = 0,
+    option: Annotated[list[str] | None, typer.Option(help=N_("game option key=value"))] = None,
     jobs: Annotated[
-        int | None, typer.Option(help="worker processes (default: one per CPU)")
+        int | None, typer.Option(help=N_("worker processes (default: one per CPU)"))
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the report as JSON")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the report as JSON"))] = False,
     plot: Annotated[
-        str | None, typer.Option(help="draw the win rates with their intervals to FILE.png")
+        str | None, typer.Option(help=N_("draw the win rates with their intervals to FILE.png"))
     ] = None,
     ray: RayAddress = None,
+    lang: Lang = None,
 ) -> None:
     """Play bot games with the bots rotated through the seats, and report on each bot."""
+    tr = chosen(lang)
     game, n, options, levels = bot_games(game_name, players, option, bots, games, imports=True)
     workers = (os.cpu_count() or 1) if jobs is None else jobs
     if workers < 1:
-        fail("--jobs must be at least 1")
+        fail(N_("--jobs must be at least 1"))
     workers = min(workers, games)
     if plot is not None:
         if not plot.lower().endswith(".png"):
-            fail(f"--plot writes a PNG file: give a name ending in .png, not {plot!r}")
+            fail(
+                N_("--plot writes a PNG file: give a name ending in .png, not {file}"),
+                file=repr(plot),
+            )
         folder = os.path.dirname(os.path.abspath(plot))
         if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-            fail(f"cannot write the plot to {plot}: no writable folder {folder}")
+            fail(
+                N_("cannot write the plot to {file}: no writable folder {folder}"),
+                file=plot,
+                folder=folder,
+            )
     if ray is not None:
         from campfire.bots.match import check_ray_address
 
         try:
             check_ray_address(ray)
         except RayError as error:
-            fail(str(error))
+            fail_error(error)
     errors = Console(stderr=True)
     with Progress(
-        TextColumn(f"{game.title} arena"),
+        TextColumn(tr.gettext("{game} arena", game=game.title)),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -81,7 +93,7 @@ def arena(
                 ray=ray,
             )
         except RayError as error:
-            fail(str(error))
+            fail_error(error)
     if plot is not None:
         from campfire.bots.arena import plot as draw
 
@@ -89,40 +101,49 @@ def arena(
     if as_json:
         print(json.dumps(report.to_json(), indent=1))
         return
-    show(report, game.title)
+    show(report, game.title, tr)
 
 
-def show(report: ArenaReport, title: str) -> None:
+def show(report: ArenaReport, title: str, tr: Translator | None = None) -> None:
+    from campfire.i18n import translator
+
+    tr = translator("en") if tr is None else tr
+    _ = tr.gettext
     console = Console()
     data = report.to_json()
     options = ", ".join(f"{k}={v}" for k, v in report.options.items())
-    table = Table(
-        title=f"{title}: {report.games} games, {report.players} players"
-        + (f" ({options})" if options else "")
-    )
-    table.add_column("bot")
-    table.add_column("games", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("rating", justify="right")
-    table.add_column("ms/turn", justify="right")
+    games = tr.ngettext("{n} game", "{n} games", report.games)
+    players = tr.ngettext("{n} player", "{n} players", report.players)
+    head = _("{game}: {games}, {players}", game=title, games=games, players=players)
+    table = Table(title=head + (f" ({options})" if options else ""))
+    table.add_column(_("bot"))
+    table.add_column(_("games"), justify="right")
+    table.add_column(_("wins"), justify="right")
+    table.add_column(_("win rate"), justify="right")
+    table.add_column(_("95% CI"), justify="right")
+    table.add_column(_("rating"), justify="right")
+    table.add_column(_("ms/turn"), justify="right")
     for name, row in data["bots"].items():
         lo, hi = row["ci95"]
         wins = row["wins"]
         table.add_row(
-            name,
-            str(row["games"]),
-            f"{wins:g}",
-            f"{row['win_rate']:.1%}",
-            f"{lo:.0%}–{hi:.0%}",
-            f"{row['rating']:.1f} ± {row['rating_sigma']:.1f}",
-            f"{row['ms_per_decision']:.1f}",
+            tr.level(name),
+            tr.number(row["games"]),
+            tr.number(wins),
+            tr.percent(row["win_rate"], 1),
+            f"{tr.percent(lo)}–{tr.percent(hi)}",
+            f"{tr.decimal(row['rating'], 1)} ± {tr.decimal(row['rating_sigma'], 1)}",
+            tr.decimal(row["ms_per_decision"], 1),
         )
     console.print(table)
     console.print(
-        f"Lineup {','.join(report.levels)}, rotated through the seats; a bot's games count "
-        f"every seat it held. Parity {1 / report.players:.1%}. {report.seconds:.1f} s."
+        _(
+            "Lineup {lineup}, rotated through the seats; a bot's games count every seat it"
+            " held. Parity {parity}. {seconds} s.",
+            lineup=",".join(report.levels),
+            parity=tr.percent(1 / report.players, 1),
+            seconds=tr.decimal(report.seconds, 1),
+        )
     )
 
 

@@ -7,7 +7,17 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from campfire.i18n import N_, Translator, translator
+from campfire.i18n import (
+    LANGUAGES,
+    N_,
+    PSEUDO,
+    Translator,
+    error_text,
+    from_environment,
+    language_of,
+    refusal_text,
+    translator,
+)
 from campfire.kernel.options import parse_option_value
 from campfire.kernel.registry import games, get_game
 from campfire.kernel.state import Game
@@ -18,8 +28,24 @@ RayAddress = Annotated[
     typer.Option(
         "--ray",
         metavar="ADDRESS",
-        help="spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
-        " needs campfire-games[cluster]",
+        help=N_(
+            "spread the games over the Ray cluster at ADDRESS (local: start Ray here);"
+            " needs campfire-games[cluster]"
+        ),
+    ),
+]
+
+
+#: `--lang XX` of the commands that speak to people
+Lang = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        metavar="LANG",
+        help=N_(
+            "the language of the output and errors: en, fr, de, it, es"
+            " (default from LC_ALL, LC_MESSAGES or LANG, else en)"
+        ),
     ),
 ]
 
@@ -33,10 +59,45 @@ def speak(lang: str) -> None:
     _spoken[0] = translator(lang)
 
 
+def spoken() -> Translator:
+    """The translator of the command's language (set by `speak` or `chosen`)."""
+    return _spoken[0]
+
+
+def chosen(lang: str | None) -> Translator:
+    """The language `--lang` names (else LC_ALL/LC_MESSAGES/LANG, else English), now spoken;
+    a language that is not offered is refused in English, the only one sure to be read."""
+    if lang is None:
+        code = from_environment()
+    elif language_of(lang) in (None, PSEUDO) and lang != PSEUDO:
+        speak(from_environment())
+        fail(
+            N_("--lang {lang}: the languages are {languages}"),
+            lang=repr(lang),
+            languages=", ".join(LANGUAGES),
+        )
+    else:
+        code = language_of(lang) or "en"
+    speak(code)
+    return spoken()
+
+
 def fail(message: str, code: int = 2, /, **args: Any) -> NoReturn:
     """One clear line on standard error, and out: `message` in the spoken language (a
-    catalogue message with its `{placeholders}` from `args`; any other text as it is)."""
-    print(f"campfire: {_spoken[0].gettext(message, **args)}", file=sys.stderr)
+    catalogue message with its `{placeholders}` from `args`, or a `Refusal` the engine said;
+    any other text as it is)."""
+    tr = _spoken[0]
+    if isinstance(getattr(message, "template", None), str):
+        said = refusal_text(message, tr)
+    else:
+        said = tr.gettext(message, **args)
+    print(f"campfire: {said}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def fail_error(error: BaseException, code: int = 2) -> NoReturn:
+    """An engine error (option, record, rules) in the spoken language, and out."""
+    print(f"campfire: {error_text(error, _spoken[0])}", file=sys.stderr)
     raise SystemExit(code)
 
 
@@ -70,9 +131,9 @@ def bot_games(
         game.new_state(n, options)
         levels = seat_levels(bots, n, game, imports=imports)
     except (OptionError, ValueError) as error:
-        fail(str(error))
+        fail_error(error)
     if games < 1:
-        fail("--games must be at least 1")
+        fail(N_("--games must be at least 1"))
     return game, n, options, levels
 
 
@@ -88,7 +149,7 @@ def options_from(pairs: list[str] | None, defaults: dict[str, Any] | None = None
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            fail(f"--option takes key=value, not {pair!r}")
+            fail(N_("--option takes key=value, not {pair}"), pair=repr(pair))
         key, value = key.strip(), value.strip()
         is_bool = defaults is not None and isinstance(defaults.get(key), bool)
         if is_bool and value.lower() in YES_NO:

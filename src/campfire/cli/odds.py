@@ -7,48 +7,58 @@ from typing import Annotated, Any
 
 import typer
 
-from campfire.cli.common import fail
+from campfire.cli.common import Lang, chosen, fail, fail_error
+from campfire.cli.replay import TOO_DEEP
+from campfire.i18n import N_
 from campfire.kernel.errors import RecordError
 from campfire.kernel.records import Record
 
 
 def odds(
     record_file: Annotated[
-        str, typer.Argument(metavar="RECORD.json", help="a Pow Wow record, finished or not")
+        str, typer.Argument(metavar="RECORD.json", help=N_("a Pow Wow record, finished or not"))
     ],
-    seat: Annotated[int, typer.Option(help="whose point of view")],
-    around: Annotated[int, typer.Option(help="guesses shown either side of the standing one")] = 3,
-    as_json: Annotated[bool, typer.Option("--json", help="print the odds as JSON")] = False,
+    seat: Annotated[int, typer.Option(help=N_("whose point of view"))],
+    around: Annotated[
+        int, typer.Option(help=N_("guesses shown either side of the standing one"))
+    ] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the odds as JSON"))] = False,
     guess: Annotated[
-        int | None, typer.Option(help="centre P(total ≥ g) on this guess, not the standing one")
+        int | None, typer.Option(help=N_("centre P(total ≥ g) on this guess, not the standing one"))
     ] = None,
+    lang: Lang = None,
 ) -> None:
     """The exact distribution of the round's total as one seat sees it at the end of a record,
     and the chance that the standing guess (and the guesses near it) holds: blind, and as the
     others' bidding reads (what they did with this seat's feathers in view)."""
+    tr = chosen(lang)
     try:
         record = Record.load(record_file)
         state = record.replay()
     except RecordError as error:
-        fail(str(error))
+        fail_error(error)
     except (RecursionError, MemoryError):
-        fail("the record is nested too deeply or too large to read")
+        fail(TOO_DEEP)
     if record.game != "powwow":
-        fail(f"odds are for Pow Wow records; {record_file} is a {record.game} game")
+        fail(
+            N_("odds are for Pow Wow records; {file} is a {game} game"),
+            file=record_file,
+            game=record.game,
+        )
     if not 0 <= seat < state.players:
-        fail(f"there is no seat {seat} with {state.players} players")
+        fail(N_("there is no seat {seat} with {n} players"), seat=seat, n=state.players)
     if around < 0:
-        fail("--around must be 0 or more")
+        fail(N_("--around must be 0 or more"))
     from campfire.games.powwow.coach import coach, render
 
     try:
         data = coach(state.view(seat), around, guess)
     except ValueError as error:
-        fail(str(error))
+        fail_error(error)
     if as_json:
         print(json.dumps(data, indent=1))
         return
-    _print(render(data))
+    _print(render(data, tr))
 
 
 def _print(lines: list[Any]) -> None:

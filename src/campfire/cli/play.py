@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 
 from campfire.bots import make_bot, seat_levels
-from campfire.cli.common import fail, game_named, options_from, speak
-from campfire.i18n import LANGUAGES, N_, PSEUDO, from_environment, language_of
+from campfire.cli.common import chosen, fail, fail_error, game_named, options_from, spoken
+from campfire.i18n import N_
 from campfire.kernel.errors import OptionError, RecordError
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game, State
@@ -28,50 +28,53 @@ DEFAULT_PACE = 1.2
 
 
 def play(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    seat: Annotated[list[int] | None, typer.Option(help="your seat (repeat for hot-seat)")] = None,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=N_("powwow or wakatanka"))],
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
+    seat: Annotated[
+        list[int] | None, typer.Option(help=N_("your seat (repeat for hot-seat)"))
+    ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
-            help="levels of the other seats in seat order, or one for all: "
-            f"{', '.join(LEVELS)}, or {HUMAN} (another person at this keyboard);"
-            " default random, or with --resume the record's"
+            help=N_(
+                "levels of the other seats in seat order, or one for all: random, easy,"
+                " medium, hard, expert, or human (another person at this keyboard);"
+                " default random, or with --resume the record's"
+            )
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="seed for the shuffles and the bots")] = None,
-    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
-    resume: Annotated[str | None, typer.Option(help="continue a saved game record")] = None,
+    seed: Annotated[int | None, typer.Option(help=N_("seed for the shuffles and the bots"))] = None,
+    option: Annotated[list[str] | None, typer.Option(help=N_("game option key=value"))] = None,
+    resume: Annotated[str | None, typer.Option(help=N_("continue a saved game record"))] = None,
     record: Annotated[
         str | None,
         typer.Option(
-            metavar="FILE", help="write the game's record to FILE after every move and at the end"
+            metavar="FILE",
+            help=N_("write the game's record to FILE after every move and at the end"),
         ),
     ] = None,
     pace: Annotated[
         float | None,
         typer.Option(
-            help="seconds to wait after each bot move (default 1.2 at a terminal, 0 when"
-            " commands come from a pipe or file)",
+            help=N_(
+                "seconds to wait after each bot move (default 1.2 at a terminal, 0 when"
+                " commands come from a pipe or file)"
+            ),
             min=0,
         ),
     ] = None,
     lang: Annotated[
         str | None,
         typer.Option(
-            help=f"the language of the table and its narration: {', '.join(LANGUAGES)}"
-            " (default from LC_ALL, LC_MESSAGES or LANG, else en)"
+            help=N_(
+                "the language of the table and its narration: en, fr, de, it, es"
+                " (default from LC_ALL, LC_MESSAGES or LANG, else en)"
+            )
         ),
     ] = None,
 ) -> None:
     """Play at the terminal. Commands are read one per line, so a game can be scripted."""
-    if lang is None:
-        lang = from_environment()
-    elif language_of(lang) in (None, PSEUDO) and lang != PSEUDO:
-        fail(f"--lang {lang!r}: the languages are {', '.join(LANGUAGES)}")
-    else:
-        lang = language_of(lang) or "en"
-    speak(lang)
+    lang = chosen(lang).lang
     game = game_named(game_name)
     rng = random.Random(seed)
     recorded: list[str | None] | None = None  # the record's bot level by seat, if it says
@@ -81,7 +84,7 @@ def play(
         try:
             state = game.new_state(players, options_from(option, game.default_options()))
         except OptionError as error:
-            fail(str(error))
+            fail_error(error)
     n = state.players
     if recorded is not None:
         seated = seated_as_recorded(game, recorded, seat, bots)
@@ -170,13 +173,16 @@ def resumed(
     try:
         game.new_state(record.players, given)  # refuses unknown options and bad values
     except OptionError as error:
-        fail(str(error))
+        fail_error(error)
     kept = state.options.model_dump()
     for key, value in given.items():
         if value != kept[key]:
             fail(
-                f"--option {key}={json.dumps(value)} conflicts with {path}, "
-                f"played with {key}={json.dumps(kept[key])}"
+                N_("--option {key}={value} conflicts with {file}, played with {key}={kept}"),
+                key=key,
+                value=json.dumps(value),
+                file=path,
+                kept=json.dumps(kept[key]),
             )
     if record.seats is None:
         return state, None
@@ -192,20 +198,36 @@ def seated_as_recorded(
     for s, level in enumerate(recorded):
         if level is not None and level not in known:
             fail(
-                f"the record's seat {s} was played by a bot of level {level!r}, which"
-                f" {game.title} does not have (levels: {', '.join(known)})"
+                N_(
+                    "the record's seat {seat} was played by a bot of level {level}, which"
+                    " {game} does not have (levels: {levels})"
+                ),
+                seat=s,
+                level=repr(level),
+                game=game.title,
+                levels=", ".join(known),
             )
     people = [s for s, level in enumerate(recorded) if level is None]
     if seat and sorted(set(seat)) != people:
+        if people:
+            fail(
+                N_("--seat {seats} conflicts with the record, where people sat at {people}"),
+                seats=" ".join(map(str, sorted(set(seat)))),
+                people=", ".join(map(str, people)),
+            )
         fail(
-            f"--seat {' '.join(map(str, sorted(set(seat))))} conflicts with the record,"
-            f" where people sat at {', '.join(map(str, people)) or 'no seat'}"
+            N_("--seat {seats} conflicts with the record, where people sat at no seat"),
+            seats=" ".join(map(str, sorted(set(seat)))),
         )
     if not people:
         fail(N_("in the record every seat is a bot's: there is no seat to play"))
     if bots is not None and seated_from_flags(game, len(recorded), people, bots) != recorded:
-        said = ", ".join(f"seat {s}: {level or HUMAN}" for s, level in enumerate(recorded))
-        fail(f"--bots {bots} conflicts with the record's seats ({said})")
+        tr = spoken()
+        said = ", ".join(
+            f"{tr.gettext('seat {seat}', seat=s)}: {level or HUMAN}"
+            for s, level in enumerate(recorded)
+        )
+        fail(N_("--bots {bots} conflicts with the record's seats ({seats})"), bots=bots, seats=said)
     return recorded
 
 
@@ -221,7 +243,7 @@ def seated_from_flags(
     try:
         levels = seat_levels(bots, len(others), game, extra=(HUMAN,)) if others else []
     except ValueError as error:
-        fail(str(error))
+        fail_error(error)
     seated: list[str | None] = [None] * n
     for s, level in zip(others, levels, strict=True):
         seated[s] = None if level == HUMAN else level

@@ -21,34 +21,43 @@ from campfire.bots.match import (
     on_ray,
     play_games,
 )
-from campfire.cli.common import RayAddress, bot_games, fail
+from campfire.cli.common import Lang, RayAddress, bot_games, chosen, fail, fail_error
+from campfire.i18n import N_, Translator
 from campfire.kernel.records import Record
 from campfire.kernel.state import Game
 
 
 def simulate(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="powwow or wakatanka")],
-    players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    games: Annotated[int, typer.Option(help="how many games to play")] = 100,
-    seed: Annotated[int, typer.Option(help="seed of the whole run")] = 0,
-    bots: Annotated[str, typer.Option(help="one level for all seats, or one per seat")] = "random",
-    records: Annotated[Path | None, typer.Option(help="write each game's record here")] = None,
-    option: Annotated[list[str] | None, typer.Option(help="game option key=value")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help=N_("powwow or wakatanka"))],
+    players: Annotated[int | None, typer.Option(help=N_("number of players"))] = None,
+    games: Annotated[int, typer.Option(help=N_("how many games to play"))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("seed of the whole run"))] = 0,
+    bots: Annotated[
+        str, typer.Option(help=N_("one level for all seats, or one per seat"))
+    ] = "random",
+    records: Annotated[Path | None, typer.Option(help=N_("write each game's record here"))] = None,
+    option: Annotated[list[str] | None, typer.Option(help=N_("game option key=value"))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print the summary as JSON"))] = False,
     ray: RayAddress = None,
+    lang: Lang = None,
 ) -> None:
     """Play bot games and summarise them: wins per seat, length, speed."""
+    tr = chosen(lang)
     game, n, options, levels = bot_games(game_name, players, option, bots, games)
     if ray is not None:
         try:
             check_ray_address(ray)
         except RayError as error:
-            fail(str(error))
+            fail_error(error)
     if records is not None:
         try:
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            fail(f"cannot write records to {records}: {error.strerror}")
+            fail(
+                N_("cannot write records to {folder}: {reason}"),
+                folder=str(records),
+                reason=error.strerror,
+            )
     wins: Counter[int] = Counter()
     lengths: list[int] = []
     tallies: list[dict[str, int]] = []
@@ -73,7 +82,7 @@ def simulate(
                     Record.from_json(record).save(path)
                 i += 1
     except RayError as error:
-        fail(str(error))
+        fail_error(error)
     elapsed = time.perf_counter() - started
     summary = {
         "game": game.name,
@@ -90,25 +99,53 @@ def simulate(
     if as_json:
         print(json.dumps(summary, indent=1))
         return
-    show(game, summary)
+    show(game, summary, tr)
 
 
-def show(game: Game[Any], summary: dict[str, Any]) -> None:
+#: the per-game tallies a summary may have, in words
+TALLIES = {
+    "rounds": N_("rounds per game: {value}"),
+    "calls": N_("calls per game: {value}"),
+    "spells": N_("spells per game: {value}"),
+}
+
+
+def show(game: Game[Any], summary: dict[str, Any], tr: Translator) -> None:
+    _ = tr.gettext
     console = Console()
-    table = Table(title=f"{game.title}: {summary['games']} games, {summary['players']} players")
-    table.add_column("seat", justify="right")
-    table.add_column("bot")
-    table.add_column("wins", justify="right")
-    table.add_column("win rate", justify="right")
+    games = tr.ngettext("{n} game", "{n} games", summary["games"])
+    players = tr.ngettext("{n} player", "{n} players", summary["players"])
+    table = Table(
+        title=_("{game}: {games}, {players}", game=game.title, games=games, players=players)
+    )
+    table.add_column(_("seat"), justify="right")
+    table.add_column(_("bot"))
+    table.add_column(_("wins"), justify="right")
+    table.add_column(_("win rate"), justify="right")
     for seat, (level, won) in enumerate(zip(summary["bots"], summary["wins"], strict=True)):
-        table.add_row(str(seat), level, str(won), f"{won / summary['games']:.1%}")
+        table.add_row(
+            str(seat), tr.level(level), tr.number(won), tr.percent(won / summary["games"], 1)
+        )
     console.print(table)
     moves = summary["moves"]
-    console.print(f"moves per game: {moves['mean']:.1f} (from {moves['min']} to {moves['max']})")
+    console.print(
+        _(
+            "moves per game: {mean} (from {least} to {most})",
+            mean=tr.decimal(moves["mean"], 1),
+            least=tr.number(moves["min"]),
+            most=tr.number(moves["max"]),
+        )
+    )
     for key, value in summary.items():
-        if key in ("rounds", "calls", "spells"):
-            console.print(f"{key} per game: {value:.1f}")
-    console.print(f"{summary['games_per_second']} games/s ({summary['seconds']} s in all)")
+        if key in TALLIES:
+            console.print(_(TALLIES[key], value=tr.decimal(value, 1)))
+    console.print(
+        _(
+            "{rate} games/s ({seconds} s in all)",
+            rate=tr.decimal(summary["games_per_second"], 1),
+            seconds=tr.decimal(summary["seconds"], 3),
+        )
+    )
 
 
 def register(app: typer.Typer) -> None:

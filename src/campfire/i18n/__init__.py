@@ -28,7 +28,7 @@ from babel.dates import format_date, format_datetime
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
 
 __all__ = [
@@ -41,8 +41,10 @@ __all__ = [
     "N_",
     "PSEUDO",
     "Translator",
+    "error_text",
     "from_environment",
     "language_of",
+    "message_text",
     "negotiate",
     "translator",
 ]
@@ -169,6 +171,22 @@ class Translator:
     def number(self, value: float) -> str:
         return format_decimal(value, locale=self.locale)
 
+    def decimal(self, value: float, digits: int = 1) -> str:
+        """`value` with exactly `digits` after the locale's decimal sign ("3,5" in German)."""
+        pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+        return format_decimal(value, format=pattern, locale=self.locale, decimal_quantization=True)
+
+    def percent(self, value: float, digits: int = 0) -> str:
+        """`value` (0.42) as a percentage in the locale ("42 %" in French and German)."""
+        pattern = _with_digits(self.locale.percent_formats[None].pattern, digits)
+        return format_percent(value, format=pattern, locale=self.locale, decimal_quantization=True)
+
+    def formatted(self, value: float, style: str, digits: int) -> str:
+        """A `campfire.kernel.errors.Number`'s value in the locale."""
+        if style == "percent":
+            return self.percent(value, digits)
+        return self.decimal(value, digits)
+
     def date(self, value: date, format: str = "medium") -> str:
         return format_date(value, format=format, locale=self.locale)
 
@@ -188,6 +206,15 @@ class Translator:
 _lock = threading.Lock()
 
 
+def _with_digits(pattern: str, digits: int) -> str:
+    """A Babel number pattern ("#,##0 %") with `digits` fixed digits after the point."""
+    pattern = pattern.split(";")[0]
+    if digits <= 0:
+        return pattern
+    at = pattern.rfind("0") + 1
+    return pattern[:at] + "." + "0" * digits + pattern[at:]
+
+
 @cache
 def translator(lang: str | None = "en") -> Translator:
     """The translator of `lang` (anything unknown reads English)."""
@@ -199,8 +226,9 @@ def translator(lang: str | None = "en") -> Translator:
 def refusal_text(problem: object, tr: Translator) -> str:
     """A refusal in `tr`'s language: the rules' and the server's own (a `Refusal` keeps its
     template and values; a value that names a thing, such as an animal, is named in the
-    language, a reason inside it is told the same way, a fraction such as seconds to wait is
-    written the language's way) or, for any other reason, the reason as it was said."""
+    language; a reason inside it is told the same way; a `Number` is written in the locale, as
+    is a fraction such as seconds to wait) or, for any other reason, the reason as it was said.
+    A refusal that counts (`plural` beside its values' `n`) takes the language's plural form."""
     template = getattr(problem, "template", None)
     values = getattr(problem, "values", None)
     if isinstance(template, str) and isinstance(values, dict):
@@ -218,6 +246,9 @@ def _refusal_value(name: str, value: object, tr: Translator) -> object:
         return tr.level(value)
     if isinstance(getattr(value, "template", None), str):
         return refusal_text(value, tr)
+    style = getattr(value, "style", None)
+    if style is not None and hasattr(value, "digits"):
+        return tr.formatted(value.value, style, value.digits)  # type: ignore[attr-defined]
     if isinstance(value, str):
         return tr.pgettext("animal", value) if value else value
     if isinstance(value, float) and abs(value) < 1e15:
@@ -225,6 +256,37 @@ def _refusal_value(name: str, value: object, tr: Translator) -> object:
         # counts, are written as they are sent, and a number out of all measure as it is)
         return tr.number(value)
     return value
+
+
+def message_text(message: object, tr: Translator) -> str:
+    """A message sent as data (`Refusal.to_json`: `{"key", "args"}`, args nested alike or
+    `{"number", "style", "digits"}`) in `tr`'s language; a plain string as it is."""
+    if isinstance(message, dict) and isinstance(message.get("key"), str):
+        args = message.get("args") or {}
+        template: str = message["key"]
+        return tr.gettext(template, **{k: _arg_text(v, tr) for k, v in args.items()})
+    return str(message)
+
+
+def _arg_text(value: object, tr: Translator) -> object:
+    if isinstance(value, dict) and "key" in value:
+        return message_text(value, tr)
+    if isinstance(value, dict) and "number" in value:
+        return tr.formatted(value["number"], str(value.get("style")), int(value.get("digits", 0)))
+    if isinstance(value, str):
+        return tr.pgettext("animal", value)
+    return value
+
+
+def error_text(error: BaseException, tr: Translator) -> str:
+    """An engine error (`OptionError`, `RecordError`, a `ValueError` or `KeyError` of the
+    rules) told in `tr`'s language: the engine marks its messages, the edge translates them."""
+    message = getattr(error, "message", None)
+    if callable(message):
+        return refusal_text(message(), tr)
+    if error.args and isinstance(error.args[0], str):
+        return refusal_text(error.args[0], tr)
+    return str(error)
 
 
 def _load(lang: str) -> NullTranslations:

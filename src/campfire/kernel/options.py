@@ -13,7 +13,8 @@ from pydantic import (
     model_serializer,
 )
 
-from campfire.kernel.errors import OptionError
+from campfire.i18n import N_
+from campfire.kernel.errors import OptionError, Refusal
 
 
 class Options(BaseModel):
@@ -47,7 +48,7 @@ OptionsT = TypeVar("OptionsT", bound=Options)
 
 def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> OptionsT:
     if raw is not None and not isinstance(raw, Mapping):
-        raise OptionError("options must be an object of name: value")
+        raise OptionError(Refusal(N_("options must be an object of name: value")))
     try:
         return model.model_validate(dict(raw or {}))
     except ValidationError as error:
@@ -56,9 +57,48 @@ def parse_options(model: type[OptionsT], raw: Mapping[str, Any] | None) -> Optio
         name = ".".join(str(part) for part in first["loc"]) if first["loc"] else "options"
         if first["type"] == "extra_forbidden":
             known = ", ".join(model.model_fields)
-            raise OptionError(f"unknown option {name!r} (options: {known})") from None
-        message = first["msg"][0].lower() + first["msg"][1:]
-        raise OptionError(f"option {name!r}: {message}, got {first.get('input')!r}") from None
+            raise OptionError(
+                Refusal(
+                    N_("unknown option {name} (options: {options})"), name=repr(name), options=known
+                )
+            ) from None
+        raise OptionError(
+            Refusal(
+                N_("option {name}: {reason}, got {value}"),
+                name=repr(name),
+                reason=_reason(first),
+                value=repr(first.get("input")),
+            )
+        ) from None
+
+
+#: pydantic's reasons for a refused value, as the catalogue says them (others stay as pydantic
+#: says them, in English)
+_REASONS = {
+    "int_type": N_("input should be a valid integer"),
+    "bool_type": N_("input should be a valid boolean"),
+    "string_type": N_("input should be a valid string"),
+    "greater_than_equal": N_("input should be greater than or equal to {ge}"),
+    "less_than_equal": N_("input should be less than or equal to {le}"),
+    "greater_than": N_("input should be greater than {gt}"),
+    "less_than": N_("input should be less than {lt}"),
+}
+
+
+def _reason(error: Any) -> str:
+    template = _REASONS.get(error["type"])
+    context = error.get("ctx") or {}
+    if template is not None:
+        try:
+            return Refusal(template, **context)
+        except (KeyError, IndexError):
+            pass
+    if error["type"] == "value_error" and isinstance(context.get("error"), ValueError):
+        cause = context["error"]
+        if cause.args and isinstance(cause.args[0], Refusal):  # a game's own check
+            return Refusal(N_("value error, {reason}"), reason=cause.args[0])
+    message: str = error["msg"]
+    return message[0].lower() + message[1:]
 
 
 def parse_option_value(text: str) -> Any:

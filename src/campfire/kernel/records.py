@@ -15,8 +15,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from campfire.i18n import N_
 from campfire.kernel.chance import ChanceOutcome, Draw, Pick, Shuffle, Shuffled
-from campfire.kernel.errors import CampfireError, IllegalAction, OptionError, RecordError
+from campfire.kernel.errors import CampfireError, IllegalAction, OptionError, RecordError, Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.state import Entry, Game, PlayerMove, State
 
@@ -43,37 +44,46 @@ class Record:
     def from_json(cls, data: Any) -> Record:
         """Check the document's shape (not yet its moves) and wrap it."""
         if not isinstance(data, dict):
-            raise RecordError("a record must be a JSON object")
+            raise RecordError(Refusal(N_("a record must be a JSON object")))
         unknown = sorted(set(data) - _HEADER_KEYS)
         if unknown:
-            raise RecordError(f"unknown key {unknown[0]!r} in the record")
+            raise RecordError(Refusal(N_("unknown key {key} in the record"), key=repr(unknown[0])))
         if "format" not in data:
-            raise RecordError("the record has no 'format' (expected 1)")
+            raise RecordError(Refusal(N_("the record has no 'format' (expected 1)")))
         if not _is_int(data["format"]) or data["format"] != FORMAT:  # not true, not 1.0
-            raise RecordError(f"unsupported format {data['format']!r} (expected 1)")
+            raise RecordError(
+                Refusal(N_("unsupported format {format} (expected 1)"), format=repr(data["format"]))
+            )
         name = data.get("game")
         if not isinstance(name, str):
-            raise RecordError("'game' must be the name of a game")
+            raise RecordError(Refusal(N_("'game' must be the name of a game")))
         from campfire.kernel.registry import get_game
 
         try:
             game = get_game(name)
-        except KeyError as error:
-            raise RecordError(error.args[0]) from None
+        except KeyError:
+            raise RecordError(
+                Refusal(N_("unknown game {name} (games: {games})"), name=repr(name), games=_games())
+            ) from None
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise RecordError("'players' must be a whole number")
+            raise RecordError(Refusal(N_("'players' must be a whole number")))
         if not game.min_players <= players <= game.max_players:
             raise RecordError(
-                f"{game.title} takes {game.min_players} to {game.max_players} players, "
-                f"not {players}"
+                Refusal(
+                    N_("{game} takes {least} to {most} players, not {players}"),
+                    game=game.title,
+                    least=game.min_players,
+                    most=game.max_players,
+                    players=players,
+                )
             )
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise RecordError("'options' must be an object")
+            raise RecordError(Refusal(N_("'options' must be an object")))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise RecordError("'moves' must be a list")
+            raise RecordError(Refusal(N_("'moves' must be a list")))
         seats = _seats(data["seats"], players) if "seats" in data else None
         return cls(name, players, dict(options), list(moves), seats)
 
@@ -82,7 +92,7 @@ class Record:
         try:
             data = json.loads(text)
         except ValueError as error:
-            raise RecordError(f"not valid JSON: {error}") from None
+            raise RecordError(Refusal(N_("not valid JSON: {reason}"), reason=str(error))) from None
         return cls.from_json(data)
 
     @classmethod
@@ -90,7 +100,9 @@ class Record:
         try:
             text = Path(path).read_bytes()
         except OSError as error:
-            raise RecordError(f"cannot read {path}: {error.strerror}") from None
+            raise RecordError(
+                Refusal(N_("cannot read {file}: {reason}"), file=str(path), reason=error.strerror)
+            ) from None
         return cls.loads(text)
 
     # --- writing ---------------------------------------------------------------------------
@@ -129,7 +141,7 @@ class Record:
         try:
             state: State[Any, Any] = get_game(self.game).new_state(self.players, self.options)
         except (OptionError, KeyError) as error:
-            raise RecordError(str(error.args[0]) if error.args else str(error)) from None
+            raise RecordError(reason_of(error)) from None
         return state
 
     def replay(self, upto: int | None = None) -> State[Any, Any]:
@@ -139,7 +151,7 @@ class Record:
             try:
                 apply_entry(state, raw)
             except (ValueError, IllegalAction) as error:
-                raise RecordError(str(error), index, raw) from None
+                raise RecordError(reason_of(error), index, raw) from None
         return state
 
     def steps(self) -> list[tuple[Any, list[Event]]]:
@@ -150,7 +162,7 @@ class Record:
             try:
                 events = apply_entry(state, raw)
             except (ValueError, IllegalAction) as error:
-                raise RecordError(str(error), index, raw) from None
+                raise RecordError(reason_of(error), index, raw) from None
             out.append((raw, events))
         return out
 
@@ -159,22 +171,49 @@ def _seats(seats: Any, players: int) -> list[SeatEntry]:
     """The `seats` header checked for its shape only: one `{"name", "bot"}` object per seat,
     each a string or null (which levels exist is the reader's business)."""
     if not isinstance(seats, list):
-        raise RecordError("'seats' must be a list with one object per seat")
+        raise RecordError(Refusal(N_("'seats' must be a list with one object per seat")))
     if len(seats) != players:
-        raise RecordError(f"'seats' lists {len(seats)} seats for {players} players")
+        raise RecordError(
+            Refusal(
+                N_("'seats' lists {count} seats for {players} players"),
+                count=len(seats),
+                players=players,
+            )
+        )
     out: list[SeatEntry] = []
     for index, seat in enumerate(seats):
         if not isinstance(seat, dict) or set(seat) != {"name", "bot"}:
             raise RecordError(
-                f"'seats' entry {index} must be an object with exactly 'name' and 'bot'"
+                Refusal(
+                    N_("'seats' entry {index} must be an object with exactly 'name' and 'bot'"),
+                    index=index,
+                )
             )
         for key in ("name", "bot"):
             if seat[key] is not None and not isinstance(seat[key], str):
                 raise RecordError(
-                    f"'seats' entry {index}: {key!r} must be a string or null, not {seat[key]!r}"
+                    Refusal(
+                        N_("'seats' entry {index}: {key} must be a string or null, not {value}"),
+                        index=index,
+                        key=repr(key),
+                        value=repr(seat[key]),
+                    )
                 )
         out.append({"name": seat["name"], "bot": seat["bot"]})
     return out
+
+
+def reason_of(error: BaseException) -> str:
+    """An error's reason as it was raised: a `Refusal` keeps its template and values."""
+    if error.args and isinstance(error.args[0], str):
+        return error.args[0]
+    return str(error)
+
+
+def _games() -> str:
+    from campfire.kernel.registry import games
+
+    return ", ".join(games())
 
 
 def _is_int(value: Any) -> bool:
@@ -184,40 +223,42 @@ def _is_int(value: Any) -> bool:
 def entry_from_json(game: Game[Any], raw: Any) -> PlayerMove | ChanceOutcome:
     """One `moves` entry; ValueError says what is wrong with it."""
     if not isinstance(raw, dict):
-        raise ValueError("an entry must be a JSON object")
+        raise ValueError(Refusal(N_("an entry must be a JSON object")))
     if "chance" in raw:
         kind = raw["chance"]
         if kind == "shuffle":
             _exact_keys(raw, {"chance", "order"})
             order = raw["order"]
             if not isinstance(order, list) or not all(isinstance(x, str) for x in order):
-                raise ValueError("'order' must be a list of names")
+                raise ValueError(Refusal(N_("'order' must be a list of names")))
             return Shuffle(tuple(order))
         if isinstance(kind, str) and kind in game.pick_fields:
             key = game.pick_fields[kind]
             _exact_keys(raw, {"chance", key})
             value = raw[key]
             if not isinstance(value, str):
-                raise ValueError(f"{key!r} must be a name")
+                raise ValueError(Refusal(N_("{key} must be a name"), key=repr(key)))
             return Pick(kind, value)
         kinds = ", ".join(["shuffle", *game.pick_fields])
-        raise ValueError(f"unknown chance kind {kind!r} (kinds: {kinds})")
+        raise ValueError(
+            Refusal(N_("unknown chance kind {kind} (kinds: {kinds})"), kind=repr(kind), kinds=kinds)
+        )
     if "player" in raw:
         seat = raw["player"]
         if not _is_int(seat):
-            raise ValueError("'player' must be a seat number")
+            raise ValueError(Refusal(N_("'player' must be a seat number")))
         action = game.action_from_json({k: v for k, v in raw.items() if k != "player"})
         return PlayerMove(seat, action)
-    raise ValueError("an entry needs 'player' and 'action', or 'chance'")
+    raise ValueError(Refusal(N_("an entry needs 'player' and 'action', or 'chance'")))
 
 
 def _exact_keys(raw: Mapping[str, Any], keys: set[str]) -> None:
     missing = sorted(keys - set(raw))
     if missing:
-        raise ValueError(f"missing {missing[0]!r}")
+        raise ValueError(Refusal(N_("missing {key}"), key=repr(missing[0])))
     extra = sorted(set(raw) - keys)
     if extra:
-        raise ValueError(f"unexpected key {extra[0]!r}")
+        raise ValueError(Refusal(N_("unexpected key {key}"), key=repr(extra[0])))
 
 
 def apply_entry(state: State[Any, Any], raw: Any) -> list[Event]:
@@ -225,7 +266,13 @@ def apply_entry(state: State[Any, Any], raw: Any) -> list[Event]:
     move = entry_from_json(state.game, raw)
     if isinstance(move, PlayerMove):
         if not 0 <= move.seat < state.players:
-            raise ValueError(f"there is no seat {move.seat} in a {state.players}-player game")
+            raise ValueError(
+                Refusal(
+                    N_("there is no seat {seat} in a {players}-player game"),
+                    seat=move.seat,
+                    players=state.players,
+                )
+            )
         return state.apply(move.action, seat=move.seat)
     return state.apply(move)
 

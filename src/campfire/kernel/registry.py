@@ -9,6 +9,8 @@ from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.kernel.state import Game
 
 
@@ -27,4 +29,8 @@ def get_game(name: str) -> Game[Any]:
     try:
         return known[name]
     except KeyError:
-        raise KeyError(f"unknown game {name!r} (games: {', '.join(known)})") from None
+        raise KeyError(
+            Refusal(
+                N_("unknown game {name} (games: {games})"), name=repr(name), games=", ".join(known)
+            )
+        ) from None

@@ -10,6 +10,8 @@ Each game provides its judge in `campfire.games.<game>.review`, wired by the gam
 (`judge()`), never by the rules module. See docs/bots.md for how each judge values a move.
 """
 
+from typing import Any
+
 from campfire.review.reviewer import (
     LABELS,
     THRESHOLDS,
@@ -19,6 +21,7 @@ from campfire.review.reviewer import (
     SeatJudge,
     Verdict,
     accuracy,
+    joined,
     judge_for,
     label,
     review_document,
@@ -34,8 +37,25 @@ __all__ = [
     "SeatJudge",
     "Verdict",
     "accuracy",
+    "joined",
     "judge_for",
     "label",
+    "localized",
     "review_document",
     "review_record",
 ]
+
+
+def localized(document: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A review document (`Review.to_full_json`) with each decision's `note` told in `lang`
+    (from its `note_message`; a document kept before notes carried one stays in English)."""
+    if lang == "en":
+        return document
+    from campfire.i18n import message_text, translator
+
+    tr = translator(lang)
+    decisions = []
+    for row in document.get("decisions", []):
+        message = row.get("note_message")
+        decisions.append({**row, "note": message_text(message, tr)} if message else row)
+    return {**document, "decisions": decisions}

@@ -13,13 +13,36 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from campfire.kernel.errors import IllegalAction, RecordError
-from campfire.kernel.records import Record, apply_entry, entry_from_json
+from campfire.i18n import N_
+from campfire.kernel.errors import IllegalAction, RecordError, Refusal
+from campfire.kernel.records import Record, apply_entry, entry_from_json, reason_of
 from campfire.kernel.state import Game, PlayerMove, State
 
 #: the labels, from the best to the worst, and the loss at which each one starts
 LABELS = ("good", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = {"good": 0.0, "inaccuracy": 0.05, "mistake": 0.10, "blunder": 0.20}
+
+
+#: a forced move's note
+FORCED = N_("forced: the only move")
+#: two parts of a judge's note, one after the other
+PARTS = N_("{first}; {rest}")
+
+
+def joined(parts: Sequence[str]) -> str:
+    """A judge's note of several parts ("the odds ...; clear of the buzzard ..."), each a
+    `Refusal`, as one `Refusal` that every language can punctuate its own way."""
+    if not parts:
+        return ""
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = Refusal(PARTS, first=part, rest=out)
+    return out
+
+
+def note_message(note: str) -> Any:
+    """A note as data for a reader elsewhere (`Refusal.to_json`), or the text as it is."""
+    return note.to_json() if isinstance(note, Refusal) else note
 
 
 def label(loss: float) -> str:
@@ -43,7 +66,8 @@ def accuracy(losses: Sequence[float]) -> float:
 class Verdict:
     """A judge's answer about one move: the move the top level would make, what the played
     move and that one are worth to the seat (its expected share of the win, in [0, 1]), and
-    the odds or read that decided it, in words (`note`) and as data (`detail`)."""
+    the odds or read that decided it, in words (`note`: a `Refusal`, English as a string, its
+    template and values for any other language) and as data (`detail`)."""
 
     best: Any
     best_value: float
@@ -141,6 +165,9 @@ class Review:
         for row, decision in zip(out["decisions"], self.decisions, strict=True):
             row["forced"] = decision.forced
             row["detail"] = dict(decision.detail)
+            # the note as a message and its values, so that each reader is told it in their
+            # language (`campfire.review.localized`); "note" stays the English sentence
+            row["note_message"] = note_message(decision.note)
         out["statistics"] = {str(s): self.statistics[s] for s in self.seats}
         out["winners"] = self.winners
         return out
@@ -151,7 +178,7 @@ def judge_for(game: Game[Any]) -> Judge:
     package = importlib.import_module(type(game).__module__.rpartition(".")[0])
     make = getattr(package, "judge", None)
     if make is None:
-        raise ValueError(f"{game.title} has no reviewer")
+        raise ValueError(Refusal(N_("{game} has no reviewer"), game=game.title))
     judge: Judge = make()
     return judge
 
@@ -161,8 +188,13 @@ def finished(record: Record) -> State[Any, Any]:
     state = record.replay()
     if not state.is_terminal:
         raise RecordError(
-            f"the game is not finished after {len(record.moves)} entries: only a finished game"
-            " can be reviewed"
+            Refusal(
+                N_(
+                    "the game is not finished after {entries} entries: only a finished game"
+                    " can be reviewed"
+                ),
+                entries=len(record.moves),
+            )
         )
     return state
 
@@ -179,7 +211,13 @@ def review_record(
     wanted = list(range(record.players)) if seats is None else sorted(set(seats))
     for seat in wanted:
         if not 0 <= seat < record.players:
-            raise ValueError(f"there is no seat {seat} in a {record.players}-player game")
+            raise ValueError(
+                Refusal(
+                    N_("there is no seat {seat} in a {players}-player game"),
+                    seat=seat,
+                    players=record.players,
+                )
+            )
     game = end.game
     judge = judge_for(game) if judge is None else judge
     judges = {seat: judge.seat(seat, record.players) for seat in wanted}
@@ -189,7 +227,7 @@ def review_record(
         try:
             move = entry_from_json(game, raw)
         except ValueError as error:  # replayed once already: cannot happen, but say so
-            raise RecordError(str(error), index, raw) from None
+            raise RecordError(reason_of(error), index, raw) from None
         if isinstance(move, PlayerMove):
             for seat, seat_judge in judges.items():
                 seat_judge.observe(state.view(seat))
@@ -200,7 +238,7 @@ def review_record(
         try:
             apply_entry(state, raw)
         except (ValueError, IllegalAction) as error:
-            raise RecordError(str(error), index, raw) from None
+            raise RecordError(reason_of(error), index, raw) from None
     statistics = {s: judge.statistics(record, end, decisions, s) for s in wanted}
     return Review(record.game, record.players, decisions, wanted, end.winners(), statistics)
 
@@ -215,9 +253,7 @@ def _decide(
 ) -> Decision:
     played = game.action_to_json(move.action)
     if len(legal) == 1:
-        return Decision(
-            index, move.seat, played, played, 0.0, "good", "forced: the only move", True
-        )
+        return Decision(index, move.seat, played, played, 0.0, "good", Refusal(FORCED), True)
     verdict = judges[move.seat].judge(view, legal, move.action)
     loss = min(1.0, max(0.0, verdict.best_value - verdict.played_value))
     best = move.action if loss <= 0.0 else verdict.best

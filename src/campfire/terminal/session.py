@@ -321,7 +321,7 @@ class Session:
             verb = say.english_verb(self.tr, words[0], say.COMMANDS)
             if verb in ("help", "?"):
                 view = state.view(seat)
-                extra = "\n".join(help_line for help_line, _ in self.commands.values())
+                extra = "\n".join(self.tr.gettext(line) for line, _ in self.commands.values())
                 text = "\n".join(filter(None, [self.text.help(view), extra, self.general_help()]))
                 self.console.print(layout(text), highlight=False)
                 continue
@@ -476,7 +476,7 @@ def _end_review(session: Session, args: list[str]) -> int | None:
     try:
         review = review_record(session.record(), seats)
     except ValueError as error:  # a game without a judge, say
-        session.error(str(error))
+        session.error(refusal_in(error, session.tr))
         return None
     names = []
     for seat in range(players):
@@ -486,7 +486,7 @@ def _end_review(session: Session, args: list[str]) -> int | None:
             names.append(session.say(say.REVIEW_SEAT_ROLE, seat=seat, role=session.role(seat)))
         else:
             names.append(session.say(say.REVIEW_SEAT, seat=seat))
-    for line in lines(review, names):
+    for line in lines(review, names, tr=session.tr):
         session.console.print(line, highlight=False, markup=False)
     return None
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,23 +62,44 @@ def from_json(data: Mapping[str, Any]) -> Action:
     keys = set(data) - {"action"}
     if kind == "guess":
         if "value" not in data:
-            raise ValueError("a guess needs a 'value'")
+            raise ValueError(Refusal(N_("a guess needs a 'value'")))
         unknown = keys - {"value", "extra_feather_to"}
         if unknown:
-            raise ValueError(f"unexpected key {sorted(unknown)[0]!r} in a guess")
+            raise ValueError(
+                Refusal(N_("unexpected key {key} in a guess"), key=repr(sorted(unknown)[0]))
+            )
         value = data["value"]
         if not _whole(value):
-            raise ValueError(f"a guess is a whole number, not {value!r}")
+            raise ValueError(
+                Refusal(N_("a guess is a whole number, not {value}"), value=repr(value))
+            )
         target = data.get("extra_feather_to")
         if target is not None and not _whole(target):
-            raise ValueError(f"'extra_feather_to' must be a seat number, not {target!r}")
+            raise ValueError(
+                Refusal(
+                    N_("'extra_feather_to' must be a seat number, not {value}"), value=repr(target)
+                )
+            )
         return Guess(value, target)
     simple: dict[str, Action] = {"dispute": DISPUTE, "agree": AGREE, "reverse": REVERSE}
     if isinstance(kind, str) and kind in simple:
         if keys:
-            raise ValueError(f"unexpected key {sorted(keys)[0]!r} in {kind!r}")
+            raise ValueError(
+                Refusal(
+                    N_("unexpected key {key} in {action}"),
+                    key=repr(sorted(keys)[0]),
+                    action=repr(kind),
+                )
+            )
         return simple[kind]
-    raise ValueError(f"unknown action {kind!r} (Pow Wow actions: guess, dispute, agree, reverse)")
+    raise ValueError(
+        Refusal(
+            N_("unknown action {action} ({game} actions: {actions})"),
+            action=repr(kind),
+            game="Pow Wow",
+            actions="guess, dispute, agree, reverse",
+        )
+    )
 
 
 def to_json(action: Action) -> dict[str, Any]:

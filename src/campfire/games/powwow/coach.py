@@ -16,6 +16,7 @@ from typing import Any
 from campfire.games.powwow.bots import PRIOR, mixed_belief
 from campfire.games.powwow.odds import distribution, report, unseen_by
 from campfire.games.powwow.view import PowwowView
+from campfire.i18n import Translator
 
 
 def read_odds_weights(view: PowwowView) -> dict[tuple[str, ...], float]:
@@ -66,38 +67,48 @@ def _rows(view: PowwowView, centre: int, around: int) -> list[dict[str, Any]]:
     ]
 
 
-def render(data: Mapping[str, Any]) -> list[Any]:
-    """The coach's report as lines for a Rich console: the blind odds, then the read beside."""
+def render(data: Mapping[str, Any], tr: Translator | None = None) -> list[Any]:
+    """The coach's report as lines for a Rich console: the blind odds, then the read beside,
+    in `tr`'s language (English by default)."""
     from rich.table import Table
     from rich.text import Text
 
+    from campfire.games.powwow.narration import feather
     from campfire.games.powwow.odds import render as render_blind
+    from campfire.i18n import translator
 
-    lines = render_blind(data)
+    tr = translator("en") if tr is None else tr
+    _ = tr.gettext
+    lines = render_blind(data, tr)
     read = data.get("read")
     if read is None:
         return lines
     lines.append(
         Text(
-            f"What the bidding says about your own feathers: expected total {read['mean']:.2f}"
-            f" (blind {data['mean']:.2f}).",
+            _(
+                "What the bidding says about your own feathers: expected total {read}"
+                " (blind {blind}).",
+                read=tr.decimal(read["mean"], 2),
+                blind=tr.decimal(data["mean"], 2),
+            ),
             style="bold",
         )
     )
     table = Table(box=None, pad_edge=False, header_style="bold")
-    table.add_column("guess", justify="right")
-    table.add_column("blind", justify="right")
-    table.add_column("read", justify="right")
+    table.add_column(_("guess"), justify="right")
+    table.add_column(_("blind"), justify="right")
+    table.add_column(_("read"), justify="right")
     for blind, row in zip(data["at_least"], read["at_least"], strict=True):
-        mark = " ← standing" if row["guess"] == data["guess"] else ""
-        mark = " ← asked" if row["guess"] == data.get("asked") else mark
-        table.add_row(f"{row['guess']}{mark}", f"{blind['p']:.1%}", f"{row['p']:.1%}")
+        mark = _(" ← standing") if row["guess"] == data["guess"] else ""
+        mark = _(" ← asked") if row["guess"] == data.get("asked") else mark
+        table.add_row(f"{row['guess']}{mark}", tr.percent(blind["p"], 1), tr.percent(row["p"], 1))
     lines.append(table)
+    none = tr.pgettext("feathers", "none")
     likely = ", ".join(
-        f"{'+'.join(item['feathers']) or 'none'} {item['p']:.0%}"
+        f"{'+'.join(feather(f, tr) for f in item['feathers']) or none} {tr.percent(item['p'])}"
         for item in read["own_feathers"][:3]
     )
-    lines.append(Text(f"Your feathers, most likely first: {likely}."))
+    lines.append(Text(_("Your feathers, most likely first: {likely}.", likely=likely)))
     return lines
 
 

@@ -12,10 +12,11 @@ from campfire.games.powwow import actions, narration
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
+from campfire.i18n import N_
 from campfire.kernel.bots import BotFactory
 from campfire.kernel.chance import ChanceMode
 from campfire.kernel.encoding import Encoding
-from campfire.kernel.errors import OptionError
+from campfire.kernel.errors import OptionError, Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
 from campfire.kernel.state import Game
@@ -39,30 +40,59 @@ class Powwow(Game[PowwowState]):
     ) -> PowwowState:
         n = self.default_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise OptionError(f"Pow Wow takes 2 to 8 players, not {n!r}")
+            raise OptionError(
+                Refusal(
+                    N_("{game} takes {least} to {most} players, not {players}"),
+                    game=self.title,
+                    least=self.min_players,
+                    most=self.max_players,
+                    players=repr(n),
+                )
+            )
         return PowwowState(n, self.options(n, options), chance, narrate)
 
     def options(self, players: int, raw: Mapping[str, Any] | None) -> PowwowOptions:
         parsed = parse_options(PowwowOptions, raw)
         if parsed.first_player >= players:
             raise OptionError(
-                f"option 'first_player': there is no seat {parsed.first_player} "
-                f"with {players} players"
+                Refusal(
+                    N_("option 'first_player': there is no seat {seat} with {players} players"),
+                    seat=parsed.first_player,
+                    players=players,
+                )
             )
         if parsed.feathers is not None:
             # a deal, every extra feather and a turned-over one must find a feather
             least = 2 * players + 1 if parsed.tomahawks else players + 1
             if len(parsed.feather_set()) < least:
                 raise OptionError(
-                    f"option 'feathers': {players} players need at least {least} feathers"
-                    f"{' with tomahawks' if parsed.tomahawks else ''}, "
-                    f"not {len(parsed.feather_set())}"
+                    Refusal(
+                        N_(
+                            "option 'feathers': {players} players need at least {least} feathers"
+                            " with tomahawks, not {count}"
+                        )
+                        if parsed.tomahawks
+                        else N_(
+                            "option 'feathers': {players} players need at least {least}"
+                            " feathers, not {count}"
+                        ),
+                        players=players,
+                        least=least,
+                        count=len(parsed.feather_set()),
+                    )
                 )
         limit = parsed.end_after_eliminations
         if limit is not None and limit > players - 1:
             raise OptionError(
-                f"option 'end_after_eliminations': at most {players - 1} players can go out "
-                f"with {players} players, not {limit}"
+                Refusal(
+                    N_(
+                        "option 'end_after_eliminations': at most {most} players can go out with"
+                        " {players} players, not {limit}"
+                    ),
+                    most=players - 1,
+                    players=players,
+                    limit=limit,
+                )
             )
         return parsed
 

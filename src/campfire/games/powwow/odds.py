@@ -21,6 +21,7 @@ from typing import Any
 
 from campfire.games.powwow.feathers import BLUE_RED, FEATHERS, GREEN
 from campfire.games.powwow.view import PowwowView
+from campfire.i18n import Translator
 
 # A partial count of the feathers in play: (green sum, highest green, blue+red sum, flags).
 Partial = tuple[int, int, int, int]
@@ -320,37 +321,46 @@ def report(view: PowwowView, around: int = 3) -> dict[str, Any]:
     }
 
 
-def render(data: Mapping[str, Any]) -> list[Any]:
-    """The report as lines for a Rich console."""
+def render(data: Mapping[str, Any], tr: Translator | None = None) -> list[Any]:
+    """The report as lines for a Rich console, in `tr`'s language (English by default)."""
     from rich.table import Table
     from rich.text import Text
 
+    from campfire.i18n import translator
+
+    tr = translator("en") if tr is None else tr
+    _ = tr.gettext
     seat = data["seat"]
     own = data["own_feathers"]
-    head = f"Seat {seat}, round {data['round']}: "
     if own:
-        head += f"your {'feather is' if own == 1 else f'{own} feathers are'} unseen"
+        unseen = tr.ngettext("your feather is unseen", "your {n} feathers are unseen", own)
     else:
-        head += "you wear no feather"
-    head += f"; the expected total is {data['mean']:.2f}."
+        unseen = _("you wear no feather")
+    head = _(
+        "Seat {seat}, round {round}: {unseen}; the expected total is {mean}.",
+        seat=seat,
+        round=data["round"],
+        unseen=unseen,
+        mean=tr.decimal(data["mean"], 2),
+    )
     lines: list[Any] = [Text(head, style="bold")]
     widest = max(row["p"] for row in data["distribution"])
     totals = Table(box=None, pad_edge=False, header_style="bold")
-    totals.add_column("total", justify="right")
-    totals.add_column("chance", justify="right")
+    totals.add_column(_("total"), justify="right")
+    totals.add_column(_("chance"), justify="right")
     totals.add_column("")
     for row in data["distribution"]:
         bar = "█" * max(1, round(24 * row["p"] / widest))
-        totals.add_row(str(row["total"]), f"{row['p']:.1%}", Text(bar, style="green"))
+        totals.add_row(str(row["total"]), tr.percent(row["p"], 1), Text(bar, style="green"))
     lines.append(totals)
     guesses = Table(box=None, pad_edge=False, header_style="bold")
-    guesses.add_column("guess", justify="right")
-    guesses.add_column("P(total ≥ guess)", justify="right")
-    guesses.add_column("exactly", justify="right")
+    guesses.add_column(_("guess"), justify="right")
+    guesses.add_column(_("P(total ≥ guess)"), justify="right")
+    guesses.add_column(_("exactly"), justify="right")
     for row in data["at_least"]:
-        mark = " ← standing" if row["guess"] == data["guess"] else ""
-        guesses.add_row(f"{row['guess']}{mark}", f"{row['p']:.1%}", row["exact"])
+        mark = _(" ← standing") if row["guess"] == data["guess"] else ""
+        guesses.add_row(f"{row['guess']}{mark}", tr.percent(row["p"], 1), row["exact"])
     lines.append(guesses)
     if data["guess"] is None:
-        lines.append(Text("No guess stands yet: the values shown are around the median total."))
+        lines.append(Text(_("No guess stands yet: the values shown are around the median total.")))
     return lines

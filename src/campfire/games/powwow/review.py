@@ -21,23 +21,27 @@ from campfire.games.powwow.actions import Action, Guess
 from campfire.games.powwow.bots.expert import ExpertBot, mixed_belief
 from campfire.games.powwow.odds import seat_odds
 from campfire.games.powwow.view import PowwowView
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal, decimal, percent
 from campfire.kernel.records import Record
 from campfire.kernel.state import State
-from campfire.review.reviewer import Decision, Verdict
+from campfire.review.reviewer import Decision, Verdict, joined
 
 #: the expert's search budget per judged move (playouts of own feathers × options)
 BUDGET = 1500
 
 
-def _said(action: Action) -> str:
+def _said(action: Action) -> Refusal:
+    """A move in words, as a message (the same words as the web review's)."""
     if isinstance(action, Guess):
-        extra = (
-            ""
-            if action.extra_feather_to is None
-            else f" (extra feather to seat {action.extra_feather_to})"
+        if action.extra_feather_to is None:
+            return Refusal(N_("guess {value}"), value=action.value)
+        return Refusal(
+            N_("guess {value} (extra feather to seat {seat})"),
+            value=action.value,
+            seat=action.extra_feather_to,
         )
-        return f"guess {action.value}{extra}"
-    return type(action).__name__.lower()
+    return Refusal(type(action).__name__.lower())
 
 
 class PowwowSeatJudge:
@@ -69,19 +73,35 @@ class PowwowSeatJudge:
             "expected_total": round(read.mean(), 2),
         }
         if view.guess is None:
-            odds_text = f"the total is {read.mean():.1f} on average as the table reads"
+            odds_text = Refusal(
+                N_("the total is {mean} on average as the table reads"),
+                mean=decimal(read.mean(), 1),
+            )
         else:
             holds = read.at_least(view.guess)
             blind = seat_odds(view).at_least(view.guess)
             detail.update(guess=view.guess, holds=round(holds, 4), blind=round(blind, 4))
-            odds_text = (
-                f"the standing guess {view.guess} holds {holds:.0%} as the table reads"
-                f" ({blind:.0%} blind)"
+            odds_text = Refusal(
+                N_("the standing guess {guess} holds {holds} as the table reads ({blind} blind)"),
+                guess=view.guess,
+                holds=percent(holds),
+                blind=percent(blind),
             )
-        clear = f"clear of the buzzard: {_said(played)} {played_value:.0%}"
         if best != played and best_value - played_value > 0.0005:
-            clear += f", {_said(best)} {best_value:.0%}"
-        return Verdict(best, best_value, played_value, f"{odds_text}; {clear}", detail)
+            clear = Refusal(
+                N_("clear of the buzzard: {played} {played_value}, {best} {best_value}"),
+                played=_said(played),
+                played_value=percent(played_value),
+                best=_said(best),
+                best_value=percent(best_value),
+            )
+        else:
+            clear = Refusal(
+                N_("clear of the buzzard: {played} {played_value}"),
+                played=_said(played),
+                played_value=percent(played_value),
+            )
+        return Verdict(best, best_value, played_value, joined([odds_text, clear]), detail)
 
 
 class PowwowJudge:

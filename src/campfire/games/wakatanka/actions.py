@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from campfire.games.wakatanka.cards import CARDS, TILES
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,10 +47,17 @@ SPELLS: tuple[Spell, ...] = tuple(Spell(t) for t in TILES)
 
 def _name(data: Mapping[str, Any], key: str, names: tuple[str, ...], what: str) -> str:
     if key not in data:
-        raise ValueError(f"{what} needs a {key!r}")
+        raise ValueError(Refusal(what, key=repr(key)))
     value = data[key]
     if not isinstance(value, str) or value not in names:
-        raise ValueError(f"{value!r} is not a {key} (one of: {', '.join(names)})")
+        raise ValueError(
+            Refusal(
+                N_("{value} is not a {what} (one of: {names})"),
+                value=repr(value),
+                what=key,
+                names=", ".join(names),
+            )
+        )
     return value
 
 
@@ -56,14 +65,28 @@ def from_json(data: Mapping[str, Any]) -> Action:
     kind = data.get("action")
     allowed = {"play": {"tile", "card"}, "spell": {"tile"}, "call": set(), "accept": set()}
     if not isinstance(kind, str) or kind not in allowed:
-        raise ValueError(f"unknown action {kind!r} (Waka Tanka actions: play, call, spell, accept)")
+        raise ValueError(
+            Refusal(
+                N_("unknown action {action} ({game} actions: {actions})"),
+                action=repr(kind),
+                game="Waka Tanka",
+                actions="play, call, spell, accept",
+            )
+        )
     extra = set(data) - {"action"} - allowed[kind]
     if extra:
-        raise ValueError(f"unexpected key {sorted(extra)[0]!r} in {kind!r}")
+        raise ValueError(
+            Refusal(
+                N_("unexpected key {key} in {action}"),
+                key=repr(sorted(extra)[0]),
+                action=repr(kind),
+            )
+        )
     if kind == "play":
-        return Play(_name(data, "tile", TILES, "a play"), _name(data, "card", CARDS, "a play"))
+        needs = N_("a play needs a {key}")
+        return Play(_name(data, "tile", TILES, needs), _name(data, "card", CARDS, needs))
     if kind == "spell":
-        return Spell(_name(data, "tile", TILES, "a spell"))
+        return Spell(_name(data, "tile", TILES, N_("a spell needs a {key}")))
     return CALL if kind == "call" else ACCEPT
 
 

@@ -13,10 +13,11 @@ from campfire.games.wakatanka.cards import CARD_INDEX, CARDS, TILE_INDEX, TILES,
 from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import WakatankaView
+from campfire.i18n import N_
 from campfire.kernel.bots import BotFactory
 from campfire.kernel.chance import ChanceMode
 from campfire.kernel.encoding import Encoding
-from campfire.kernel.errors import OptionError
+from campfire.kernel.errors import OptionError, Refusal
 from campfire.kernel.events import Event
 from campfire.kernel.options import parse_options
 from campfire.kernel.state import Game
@@ -41,20 +42,37 @@ class Wakatanka(Game[WakatankaState]):
     ) -> WakatankaState:
         n = self.default_players if players is None else players
         if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise OptionError(f"Waka Tanka takes 3 to 6 players, not {n!r}")
+            raise OptionError(
+                Refusal(
+                    N_("{game} takes {least} to {most} players, not {players}"),
+                    game=self.title,
+                    least=self.min_players,
+                    most=self.max_players,
+                    players=repr(n),
+                )
+            )
         return WakatankaState(n, self.options(n, options), chance, narrate)
 
     def options(self, players: int, raw: Mapping[str, Any] | None) -> WakatankaOptions:
         parsed = parse_options(WakatankaOptions, raw)
         if parsed.first_player >= players:
             raise OptionError(
-                f"option 'first_player': there is no seat {parsed.first_player} "
-                f"with {players} players"
+                Refusal(
+                    N_("option 'first_player': there is no seat {seat} with {players} players"),
+                    seat=parsed.first_player,
+                    players=players,
+                )
             )
         if parsed.max_turns is not None and parsed.max_turns < players:
             raise OptionError(
-                f"option 'max_turns': every one of the {players} players needs a turn, "
-                f"not {parsed.max_turns}"
+                Refusal(
+                    N_(
+                        "option 'max_turns': every one of the {players} players needs a turn,"
+                        " not {turns}"
+                    ),
+                    players=players,
+                    turns=parsed.max_turns,
+                )
             )
         return parsed
 

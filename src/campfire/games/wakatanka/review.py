@@ -39,9 +39,11 @@ from campfire.games.wakatanka.cards import TILE_INDEX, TOKENS_TO_WIN
 from campfire.games.wakatanka.models import seat_records
 from campfire.games.wakatanka.tracking import Tracker, track_pair
 from campfire.games.wakatanka.view import WakatankaView
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal, percent
 from campfire.kernel.records import Record
 from campfire.kernel.state import State
-from campfire.review.reviewer import Decision, Verdict
+from campfire.review.reviewer import Decision, Verdict, joined
 
 #: worlds dealt per judged move, options searched beside the move played, turns played on
 WORLDS = 24
@@ -61,12 +63,14 @@ def race(tokens: Sequence[int], hands: Sequence[int], seat: int, scale: float = 
     return weights[seat] / sum(weights)
 
 
-def _said(action: Action) -> str:
+def _said(action: Action) -> Refusal:
+    """A move in words, as a message (the same words as the web review's; the animals are
+    named in the reader's language)."""
     if isinstance(action, Play):
-        return f"{action.card} on {action.tile}"
+        return Refusal(N_("{card} on {tile}"), card=action.card, tile=action.tile)
     if isinstance(action, Spell):
-        return f"spell on {action.tile}"
-    return type(action).__name__.lower()
+        return Refusal(N_("spell on {tile}"), tile=action.tile)
+    return Refusal(type(action).__name__.lower())
 
 
 class WakatankaSeatJudge:
@@ -133,16 +137,27 @@ class WakatankaSeatJudge:
             "played_value": round(played_value, 4),
             "best_value": round(best_value, 4),
         }
-        reads = []
+        reads: list[str] = []
         if view.last_play is not None:
             bluff = mine.bluff_chance(view)
             detail["bluff_chance"] = round(bluff, 4)
-            reads.append(f"the card just played is a bluff {bluff:.0%} by your tracking")
+            reads.append(
+                Refusal(
+                    N_("the card just played is a bluff {chance} by your tracking"),
+                    chance=percent(bluff),
+                )
+            )
         for action in dict.fromkeys((played, best)):
             if isinstance(action, Spell):
                 works = mine.spell_chance(view, action.tile)
                 detail[f"spell_{action.tile}"] = round(works, 4)
-                reads.append(f"a spell on {action.tile} works {works:.0%}")
+                reads.append(
+                    Refusal(
+                        N_("a spell on {tile} works {chance}"),
+                        tile=action.tile,
+                        chance=percent(works),
+                    )
+                )
             elif (
                 isinstance(action, Play)
                 and action.card != action.tile
@@ -150,12 +165,28 @@ class WakatankaSeatJudge:
             ):
                 believed = public.true_chance(me, TILE_INDEX[action.tile])
                 detail[f"believed_{action.tile}"] = round(believed, 4)
-                reads.append(f"the others believe a {action.tile} from you {believed:.0%}")
-        share = f"share of the win: {_said(played)} {played_value:.0%}"
+                reads.append(
+                    Refusal(
+                        N_("the others believe a {tile} from you {chance}"),
+                        tile=action.tile,
+                        chance=percent(believed),
+                    )
+                )
         if best != played and best_value - played_value > 0.0005:
-            share += f", {_said(best)} {best_value:.0%}"
-        note = "; ".join([*reads, share])
-        return Verdict(best, best_value, played_value, note, detail)
+            share = Refusal(
+                N_("share of the win: {played} {played_value}, {best} {best_value}"),
+                played=_said(played),
+                played_value=percent(played_value),
+                best=_said(best),
+                best_value=percent(best_value),
+            )
+        else:
+            share = Refusal(
+                N_("share of the win: {played} {played_value}"),
+                played=_said(played),
+                played_value=percent(played_value),
+            )
+        return Verdict(best, best_value, played_value, joined([*reads, share]), detail)
 
     def again(
         self,

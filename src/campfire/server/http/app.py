@@ -29,6 +29,7 @@ from campfire.accounts.passwords import Hasher
 from campfire.bots import coach
 from campfire.i18n import N_
 from campfire.kernel import Record, games, get_game
+from campfire.review import localized
 from campfire.server import metrics
 from campfire.server.cluster.bus import Bus, make_bus
 from campfire.server.collector import Tenure
@@ -626,9 +627,10 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}/review")
-    async def table_review(table_id: str) -> dict[str, Any]:
+    async def table_review(table_id: str, request: Request) -> dict[str, Any]:
         """Every move of the finished game judged (`campfire.review`): computed once, in a
-        worker process, and kept; everyone asking afterwards reads the kept one."""
+        worker process, and kept; everyone asking afterwards reads the kept one, its notes
+        told in the request's language."""
         table = await table_named(table_id)
         await hub.sync.current(table)
         if table.status != FINISHED:
@@ -641,7 +643,7 @@ def create_app(
                     )
                 ),
             )
-        return await reviews.of(table)
+        return localized(await reviews.of(table), page_language(request))
 
     @app.get("/api/tables/{table_id}/replay")
     async def replay_step(table_id: str, request: Request, step: int = 0) -> dict[str, Any]:

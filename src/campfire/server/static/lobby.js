@@ -81,7 +81,8 @@ function drawOptions(g) {
   $("options").replaceChildren(...fields.map((o) => {
     const id = `opt-${o.name}`;
     const named = o.name.replace(/_/g, " ");
-    const text = o.description.includes(named) ? o.description : `${named} — ${o.description}`;
+    const said = _(o.description); // the game's own words (marked in its options), in the page's language
+    const text = said !== o.description || said.includes(named) ? said : `${named} — ${said}`;
     o = { ...o, description: sentence(text) };
     if (o.type === "bool") {
       return el("label", { class: "check", for: id }, el("input", { type: "checkbox", id, "data-option": o.name, checked: !!o.default }), o.description);
