@@ -24,7 +24,7 @@ import orjson
 from campfire.i18n import N_
 from campfire.kernel.records import Record
 from campfire.review import review_document
-from campfire.server.refusals import Refusal, Refused
+from campfire.server.refusals import Refusal, Refused, said
 from campfire.server.store.storage import Storage
 from campfire.server.tables.live import LiveTable
 
@@ -75,7 +75,7 @@ class Reviews:
                 self._pool = None
                 raise Refused(503, Refusal(N_("the review could not be made: try again"))) from None
             except ValueError as error:  # a game without a judge
-                raise Refused(409, str(error)) from None
+                raise Refused(409, said(error)) from None
             kept = await self.store(self.storage.save_review, table_id, orjson.dumps(data).decode())
         result: dict[str, Any] = orjson.loads(kept)
         return result
