@@ -70,6 +70,7 @@ from campfire.server.tables.live import (
     removed_reason,
     token_hash,
 )
+from campfire.server.tables.owner import Owners
 from campfire.server.tables.room import Room
 from campfire.server.tables.sync import Sync
 from campfire.server.tables.webgame import web_game
@@ -162,6 +163,8 @@ class Hub:
         self.chat = TableChat(self)
         self.clock = TurnClock(self)
         self.sync = Sync(self)
+        #: the tables this process owns (applies the moves of), and acts sent to their owners
+        self.owners = Owners(self)
         self.writer = Writer(storage)
         self.results = Results(storage.engine)
         self.closing = False
@@ -172,6 +175,7 @@ class Hub:
     async def start(self) -> None:
         """Bring back every table that was waiting or being played, and wake its bots."""
         self.writer.start()
+        self.bus.on_ask, self.bus.on_lost = self.owners.answer, self.owners.lost
         await self.bus.start(self.sync.notice, self.sync.present_pairs)
         ids = await anyio.to_thread.run_sync(
             self.storage.ids, [WAITING, PLAYING], self.waiting_since()
@@ -232,7 +236,8 @@ class Hub:
     def finished(self, table: LiveTable) -> None:
         """The game at `table` just ended, as this process sees it: write its results (the
         ratings of a rated game) off the event loop; written once even when several processes
-        see it end (`Results.settle`)."""
+        see it end (`Results.settle`). Its owner lets it go: nothing is left to apply."""
+        self.owners.forget(table.id)
         self.spawn(self._settle(table.id))
 
     async def _settle(self, table_id: str) -> None:
@@ -594,13 +599,23 @@ class Hub:
         return seat, token
 
     async def act(
-        self, table: LiveTable, seat: int, action: Mapping[str, Any], at: int | None
+        self,
+        table: LiveTable,
+        seat: int,
+        action: Mapping[str, Any],
+        at: int | None,
+        *,
+        forwarded: bool = False,
     ) -> None:
         """Apply `seat`'s action if the table is still at `at` (when given) and it is legal.
 
-        A move sent again with its `at` after its answer was lost (a dropped connection, a
-        killed process) finds itself already stored there and is answered as done, not
-        applied twice and not refused."""
+        Only the table's owner applies it: at another process the act goes to the owner and
+        its answer comes back (`Owners.forward`); `forwarded`: this process is the owner
+        answering such a question. A move sent again with its `at` after its answer was lost
+        (a dropped connection, a killed process) finds itself already stored there and is
+        answered as done, not applied twice and not refused."""
+        if self.bus.shared and not forwarded and await self.owners.forward(table, seat, action, at):
+            return
         async with table.lock:
             if self.bus.shared and (
                 not self.bus.serves(table.id)  # no notices heard: read what was stored
@@ -688,6 +703,8 @@ class Hub:
                 timeouts,
             )
         except Conflict as error:
+            # another process stored first: this one is no longer the table's owner (fencing)
+            self.owners.stale(table)
             await self.sync.catch_up(table)
             raise Refused(
                 409, f"the move could not be stored ({error}): nothing was applied"
@@ -923,6 +940,7 @@ class Hub:
         """A table that is gone leaves memory; whoever watches it is told and let go."""
         self.tables.pop(table.id, None)
         self.rooms.pop(table.id, None)
+        self.owners.forget(table.id)
         for conn in list(table.connections):
             conn.push(error(410, reason, fatal=True))
             conn.push(None)
@@ -1078,3 +1096,4 @@ class Hub:
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
             self.rooms.pop(table.id, None)
+            self.owners.forget(table.id)
