@@ -34,7 +34,7 @@ from typing import Any, cast
 import orjson
 
 from campfire.server.batch import Batcher
-from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED
+from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED, NOTICES_UNSERVED
 from campfire.server.protocol import (
     EVERY_TABLE,
     ActAnswered,
@@ -353,6 +353,8 @@ class RedisBus(Bus):
                         batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
                         NOTICES_RECEIVED.inc(len(batch))
                         for table_id, kind, carried in batch:
+                            if table_id not in self.served:  # just left, or never held
+                                NOTICES_UNSERVED.inc()
                             self._notice(str(table_id), str(kind), carried)
                     except (ValueError, KeyError, TypeError):
                         log.warning("ignored a malformed notice on %s", message.get("channel"))
@@ -539,6 +541,8 @@ class RedisBus(Bus):
         question = data.get("q")
         if not isinstance(question, dict) or self.on_ask is None:
             raise ValueError("a question without a body")
+        if question.get("table") not in self.served:  # an owner without sockets of it
+            NOTICES_UNSERVED.inc()
         task = asyncio.get_running_loop().create_task(self._answer(str(data["p"]), question))
         self._answering.add(task)
         task.add_done_callback(self._answering.discard)
