@@ -148,6 +148,45 @@ def test_an_owner_without_sockets_of_the_table_lets_it_go_to_the_process_that_ha
         sock.close()
 
 
+def test_an_owner_whose_move_the_database_refuses_steps_down(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    """The database's one entry per (table, record index) is the fence: an owner whose write
+    finds the index already taken (another process stored there: it lost its lease without
+    noticing) lets the table go and catches up, instead of retrying; the game goes on."""
+    from tests.server.test_faults import conflicting_async
+
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    ana = a.socket(table_id, tokens[0])
+    rng = random.Random(3)
+    move_through(a, table_id, tokens, rng)
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
+    hub = a.app.state.hub
+    seat = a.state(table_id)["table"]["to_move"]
+    mine = a.state(table_id, tokens[seat])
+    real = hub.writer.append
+    hub.writer.append = conflicting_async
+    try:
+        answer = a.act(table_id, tokens[seat], pick("powwow", mine["controls"], rng), mine["at"])
+    finally:
+        hub.writer.append = real
+    assert answer.status_code == 409 and "nothing was applied" in answer.json()["error"]
+    assert not hub.bus.owns(table_id)
+    deadline = time.monotonic() + 10  # the lease goes a moment after the step down
+    while owner_of(redis_url, ns, table_id) is not None:
+        assert time.monotonic() < deadline, owner_of(redis_url, ns, table_id)
+        time.sleep(0.02)
+    bob = b.socket(table_id, tokens[1])  # the second process serves the table too
+    move_through(b, table_id, tokens, rng)  # nobody owns it: the second process takes it
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    move_through(a, table_id, tokens, rng)  # and the first now asks it
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    ana.close()
+    bob.close()
+
+
 def play_over(sock: Socket, seat: int, rng: random.Random, acked: dict[int, Any]) -> str:
     """If the last update this socket got is its seat's turn, send a move and wait for its
     answer; a move it was told is done goes into `acked` (record index -> action). Gives

@@ -219,6 +219,7 @@ class Hub:
         for table in self.tables.values():
             for conn in table.connections:
                 conn.push(None)
+        await self.bus.disown_all()  # the others need not wait for the leases to run out
         await self.bus.stop()
         await anyio.to_thread.run_sync(self.writer.stop)
 
