@@ -662,6 +662,8 @@ class Hub:
             if person:
                 table.seats[seat].timeouts = 0
         await self.bus.publish(table.id, NoticeKind.MOVES, notice)
+        if self.closing:  # a move that came in while handing over: the table is not kept
+            self.owners.forget(table.id)
         if table.status == FINISHED:
             self._forget_idle()
 
@@ -967,6 +969,7 @@ class Hub:
     ) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down
         (as `account`, when signed in)."""
+        await self.sync.current(table)  # a copy nobody here watches may be behind
         if table.status != FINISHED:
             raise Refused(409, "the game is not over yet")
         name = table.seats[seat].name or f"Player {seat}"
