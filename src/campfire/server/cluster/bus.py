@@ -49,8 +49,6 @@ from campfire.server.protocol import (
 
 log = logging.getLogger("campfire.server")
 
-#: seconds a bot-driving lease lasts unless its process renews it
-LEASE_SECONDS = 8.0
 #: seconds a table's owner lease lasts unless its process renews it (every third of that):
 #: how long a table whose owner died waits before another process takes it
 OWNER_SECONDS = 6.0
@@ -153,16 +151,6 @@ class Bus:
         """Ask the owning process to apply an act; its answer, or None when it did not answer
         within `timeout` seconds (it may have died)."""
         return None
-
-    # --- bot-driving leases ----------------------------------------------------------------
-    async def acquire(self, table_id: str) -> bool:
-        return True
-
-    async def renew(self, table_id: str) -> bool:
-        return True
-
-    async def release(self, table_id: str) -> None:
-        pass
 
     # --- presence --------------------------------------------------------------------------
     async def present(
@@ -556,36 +544,6 @@ class RedisBus(Bus):
             NOTICES_PUBLISHED.inc()
         except Exception as error:  # the asker takes the table when its lease runs out
             log.warning("could not answer %s: %s", asker, error)
-
-    # --- leases ----------------------------------------------------------------------------
-    def _lease(self, table_id: str) -> str:
-        return f"{self.ns}lease:{table_id}"
-
-    async def acquire(self, table_id: str) -> bool:
-        try:
-            got = await self.redis.set(
-                self._lease(table_id), self.process, nx=True, px=int(LEASE_SECONDS * 1000)
-            )
-            if got:
-                return True
-            return bool(await self.renew(table_id))
-        except Exception as error:
-            log.warning("could not take the bot lease of table %s: %s", table_id, error)
-            return False
-
-    async def renew(self, table_id: str) -> bool:
-        try:
-            done = await self._renew(
-                keys=[self._lease(table_id)], args=[self.process, int(LEASE_SECONDS * 1000)]
-            )
-            return bool(done)
-        except Exception as error:
-            log.warning("could not renew the bot lease of table %s: %s", table_id, error)
-            return False
-
-    async def release(self, table_id: str) -> None:
-        with contextlib.suppress(Exception):
-            await self._release(keys=[self._lease(table_id)], args=[self.process])
 
     # --- presence --------------------------------------------------------------------------
     def _presence_key(self, table_id: str) -> str:
