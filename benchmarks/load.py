@@ -954,7 +954,7 @@ def main(argv: list[str] | None = None) -> None:
                 f"{row.kills} kills, {row.reconnects} reconnection attempts",
                 flush=True,
             )
-            if row.counters and row.moves:
+            if row.counters and row.moves and not row.kills:  # a restart starts at zero
                 print(f"    bus: {ownership_line(row)}", flush=True)
             if row.checked:
                 print(f"    check: {row.checked}")
