@@ -34,6 +34,12 @@ NGINX = "/usr/sbin/nginx"
 PG_ADMIN = "host=127.0.0.1 port=5432 dbname=postgres user=postgres"
 PG_URL = "postgresql://postgres@127.0.0.1:5432/{name}"
 REDIS_URL = "redis://127.0.0.1:6379/0"
+#: the counters `Cluster.counters` sums over the processes
+COUNTERS = (
+    "campfire_moves_applied_total",
+    "campfire_notices_received_total",
+    "campfire_notices_unserved_total",
+)
 #: how long a process or nginx may take to answer after it was started
 START_LIMIT = 120.0
 
@@ -453,6 +459,26 @@ class Cluster:
     def server_rss(self) -> int:
         """Bytes of resident memory of every live server process (children included)."""
         return sum(rss_bytes(pid) for s in self.servers for pid in s.pids)
+
+    def counters(self) -> dict[str, float]:
+        """The bus and rules counters of every live server process together (`/metrics`):
+        moves applied through the rules, bus messages received, and of those the ones about
+        tables the receiving process holds no socket of. A process killed meanwhile starts
+        again from zero."""
+        total = dict.fromkeys(COUNTERS, 0.0)
+        for server in self.servers:
+            if not server.alive:
+                continue
+            try:
+                with urllib.request.urlopen(server.base + "/metrics", timeout=10) as answer:
+                    text = answer.read().decode()
+            except (OSError, urllib.error.URLError):
+                continue
+            for line in text.splitlines():
+                name, _, value = line.partition(" ")
+                if name in total:
+                    total[name] += float(value)
+        return total
 
     def nginx_cpu(self) -> float:
         return cpu_seconds(self.nginx.pids) if self.nginx else 0.0

@@ -418,6 +418,8 @@ class Row:
     signin_rate: float = 0.0
     signins: int = 0
     signins_answered: int = 0
+    #: the servers' `/metrics` counters over the window (`Cluster.counters`), summed
+    counters: dict[str, float] = field(default_factory=dict)
 
     @property
     def other_share(self) -> float:
@@ -585,6 +587,7 @@ class Bench:
             machine_ticks(),
         )
         others0 = other_work([os.getpid(), *self.cluster.pids()])
+        counters0 = await asyncio.to_thread(self.cluster.counters)
         reconnects0 = self.reconnects
         self.window = (time.perf_counter(), 0)
         chaos = (
@@ -608,6 +611,8 @@ class Bench:
         row.machine_busy = busy_share(busy0, machine_ticks())
         others = other_work([os.getpid(), *self.cluster.pids()])
         row.other_cpu = sum(cpu - others0.get(pid, 0.0) for pid, cpu in others.items())
+        counters1 = await asyncio.to_thread(self.cluster.counters)
+        row.counters = {k: counters1[k] - counters0.get(k, 0.0) for k in counters1}
         if chaos is not None:
             await chaos
         row.reconnects = self.reconnects - reconnects0
@@ -849,6 +854,21 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def ownership_line(row: Row) -> str:
+    """What the owner-per-table design promises, from the servers' own counters: the rules
+    applied once per move in the whole deployment, and few bus messages about tables a
+    process does not serve (`--route table` puts all of a table's sockets on one process)."""
+    moves = row.moves
+    applied = row.counters.get("campfire_moves_applied_total", 0.0)
+    received = row.counters.get("campfire_notices_received_total", 0.0)
+    unserved = row.counters.get("campfire_notices_unserved_total", 0.0)
+    return (
+        f"rules applied {applied / moves:.2f}x per move, bus messages received "
+        f"{received / moves:.3f} per move, {unserved / moves:.3f} per move about tables "
+        f"the receiving process does not serve ({moves} moves, counters summed over processes)"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -934,6 +954,8 @@ def main(argv: list[str] | None = None) -> None:
                 f"{row.kills} kills, {row.reconnects} reconnection attempts",
                 flush=True,
             )
+            if row.counters and row.moves and not row.kills:  # a restart starts at zero
+                print(f"    bus: {ownership_line(row)}", flush=True)
             if row.checked:
                 print(f"    check: {row.checked}")
             for note in row.notes:

@@ -134,3 +134,76 @@ def test_what_a_presence_notice_carries_reads_back_and_a_malformed_one_is_refuse
         {"seat": 1, "online": False, "since": "yesterday"},
     ):
         assert Presence.from_carried(bad) is None
+
+
+def test_one_process_owns_a_table_until_it_lets_go_and_a_lost_lease_is_told(
+    redis_url: str,
+) -> None:
+    """The owner lease: the first process to ask owns the table, the other is told who does;
+    letting go lets the other take it; a lease taken away (it ran out) is noticed at the next
+    renewal and told to the process, which no longer counts itself the owner."""
+
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        a, b = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        lost: list[str] = []
+        a.on_lost = lost.append
+        await a.start(lambda *_: None, list)
+        await b.start(lambda *_: None, list)
+        try:
+            assert await a.own("t1") == a.process
+            assert await b.own("t1") == a.process  # taken: b is told the owner
+            assert a.owns("t1") and not b.owns("t1")
+            await a.disown("t1")
+            assert not a.owns("t1")
+            assert await b.own("t1") == b.process
+            assert await a.own("t1") == b.process
+            await b.disown_all()
+            assert await a.own("t2") == a.process
+            # the lease runs out (deleted here) and another process takes it meanwhile
+            await a.redis.delete(a._owner_key("t2"))
+            assert await b.own("t2") == b.process
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10  # the next renewal, every third of a lease
+            while not lost:
+                assert loop.time() < deadline, "the lost lease was not noticed"
+                await asyncio.sleep(0.05)
+            assert lost == ["t2"] and not a.owns("t2") and b.owns("t2")
+        finally:
+            await a.stop()
+            await b.stop()
+
+    asyncio.run(main())
+
+
+def test_a_question_to_the_owner_is_answered_on_the_askers_channel(redis_url: str) -> None:
+    """An act forwarded to the owner comes back answered, paired by its id; a process that
+    does not answer (gone) leaves the asker with None after its timeout."""
+    from campfire.server.protocol import ActAnswered, ActAsked
+
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        owner, asker = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        asked: list[ActAsked] = []
+
+        async def answer(question: ActAsked) -> ActAnswered:
+            asked.append(question)
+            return ActAnswered(
+                id=question["id"], status=409, at=7, reason="no", key="no", args={}, moved=False
+            )
+
+        owner.on_ask = answer
+        await owner.start(lambda *_: None, list)
+        await asker.start(lambda *_: None, list)
+        try:
+            question = ActAsked(id="q1", table="t1", seat=2, action={"action": "pass"}, at=6)
+            got = await asker.ask(owner.process, question, 10)
+            assert asked == [question]
+            assert got is not None and (got["id"], got["status"], got["at"]) == ("q1", 409, 7)
+            gone = await asker.ask("nobody:1:abc", ActAsked(**{**question, "id": "q2"}), 0.3)
+            assert gone is None
+        finally:
+            await owner.stop()
+            await asker.stop()
+
+    asyncio.run(main())

@@ -48,6 +48,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "tables.clock",
             "tables.driver",
             "tables.room",
+            "tables.owner",
             "tables.sync",
             "tables.reviews",
             "tables.hub",

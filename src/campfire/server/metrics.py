@@ -45,6 +45,10 @@ NOTICES_RECEIVED = Counter(
     "campfire_notices_received",
     "Bus notices this process received that another process published",
 )
+NOTICES_UNSERVED = Counter(
+    "campfire_notices_unserved",
+    "Bus messages this process received about a table it holds no socket of",
+)
 NOTICES_PUBLISHED = Counter(
     "campfire_notices_published", "Bus notices this process published for the others"
 )

@@ -228,3 +228,45 @@ class Envelope(TypedDict):
 
     p: str
     n: list[tuple[str, str, Carried | None]]
+
+
+# --- process -> owner, and back: acts forwarded to the table's owner ------------------------
+
+
+class ActAsked(TypedDict):
+    """A seat's act that reached a process which does not own the table, sent to the owner on
+    its own channel; `id` pairs the answer with the question, `at` is as the socket sent it."""
+
+    id: str
+    table: str
+    seat: int
+    action: dict[str, Any]
+    at: int | None
+
+
+class ActAnswered(TypedDict):
+    """The owner's answer to `ActAsked` `id`: done (`status` 200, the table's record length
+    `at` after it), or refused (`status`, `reason`, and a rules' refusal's `key` and `args`).
+    `moved`: the owner holds no socket of the table and let it go, for the asker to take."""
+
+    id: str
+    status: int
+    at: int
+    reason: str
+    key: NotRequired[str]
+    args: NotRequired[dict[str, Any]]
+    moved: bool
+
+
+class Asked(TypedDict):
+    """A bus message to one process: the asking process `p` and its question."""
+
+    p: str
+    q: ActAsked
+
+
+class Answered(TypedDict):
+    """A bus message to the asking process: the owner `p` and its answer."""
+
+    p: str
+    a: ActAnswered

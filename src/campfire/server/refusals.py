@@ -73,6 +73,23 @@ def meaning(reason: object) -> tuple[str | None, dict[str, Any] | None]:
     return template, args
 
 
+def from_meaning(key: str, args: dict[str, Any]) -> Refusal:
+    """The reason `meaning` gave as key and arguments, whole again (a reason inside it, a
+    counted one), as another process sent it; KeyError, IndexError or ValueError when the
+    arguments do not fill the key."""
+    values = {
+        name: from_meaning(value["key"], value.get("args") or {})
+        if isinstance(value, dict) and isinstance(value.get("key"), str)
+        else value
+        for name, value in args.items()
+        if name != "plural"
+    }
+    plural, n = args.get("plural"), values.get("n")
+    if isinstance(plural, str) and isinstance(n, int):
+        return ngettext(key, plural, n, **{k: v for k, v in values.items() if k != "n"})
+    return Refusal(key, **values)
+
+
 def told(message: M, reason: object, lang: str, field: str = "reason") -> M:
     """`message` (a wire message) with `reason` told in `lang` as its `field` and, when the
     reason has one, its stable `key` and `args` beside it."""
@@ -85,4 +102,4 @@ def told(message: M, reason: object, lang: str, field: str = "reason") -> M:
     return message
 
 
-__all__ = ["Counted", "Refusal", "Refused", "meaning", "ngettext", "said", "told"]
+__all__ = ["Counted", "Refusal", "Refused", "from_meaning", "meaning", "ngettext", "said", "told"]

@@ -1,4 +1,5 @@
-"""What moves between server processes: change notices, bot-driving leases, presence, counters.
+"""What moves between server processes: change notices, table ownership, acts forwarded to a
+table's owner, presence, counters.
 
 The database is the record of truth; the bus only says *that* a table changed, and each process
 catches up from the database by record index, so a lost notice delays an update but never
@@ -6,10 +7,13 @@ reorders or loses one (every process also compares versions every few seconds).
 
 `LocalBus` is the embedded default: one process, nothing to run. `RedisBus` serves any number of
 processes on one database: a pub/sub channel per table for its notices, which a process
-subscribes to only while it holds sockets of that table (so a process reads no notice of a
-table it does not serve, however many tables the others play), `SET NX PX` leases so each
-table's bots are driven by one process at a time (another takes over when a lease runs out), a
-hash per table for who is connected where, and sorted sets for per-address rate limits.
+subscribes to only while it holds sockets of that table (so a process reads no
+notice of a table it does not serve, however many tables the others play); an owner lease per
+live table (`SET NX PX`, renewed every third of its life while the process holds the table):
+only the owner applies the table's moves, drives its bots and plays its clock, and another
+process takes the lease when it runs out; a channel per process, on which the owner is asked
+to apply an act that reached another process and answers; a hash per table for who is
+connected where, and sorted sets for per-address rate limits.
 """
 
 from __future__ import annotations
@@ -23,26 +27,41 @@ import secrets
 import socket
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from campfire.server.batch import Batcher
-from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED
-from campfire.server.protocol import EVERY_TABLE, Carried, Envelope, NoticeKind, PresenceCarried
+from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED, NOTICES_UNSERVED
+from campfire.server.protocol import (
+    EVERY_TABLE,
+    ActAnswered,
+    ActAsked,
+    Answered,
+    Asked,
+    Carried,
+    Envelope,
+    NoticeKind,
+    PresenceCarried,
+)
 
 log = logging.getLogger("campfire.server")
 
-#: seconds a bot-driving lease lasts unless its process renews it
-LEASE_SECONDS = 8.0
+#: seconds a table's owner lease lasts unless its process renews it (every third of that):
+#: how long a table whose owner died waits before another process takes it
+OWNER_SECONDS = 6.0
 #: seconds between a process's presence heartbeats, and how long one counts
 HEARTBEAT_SECONDS = 4.0
 PRESENCE_SECONDS = 12.0
 
 #: notice(table_id, kind, data): data is what the notice carries, or None
 Notice = Callable[[str, str, "dict[str, Any] | None"], None]
+#: what the owner does with an act another process forwards to it: the answer to send back
+Answerer = Callable[[ActAsked], Awaitable[ActAnswered]]
+#: told when this process lost a table's owner lease it thought it held
+Lost = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -102,15 +121,36 @@ class Bus:
         """Whether this process hears the table's notices (one process hears everything)."""
         return True
 
-    # --- bot-driving leases ----------------------------------------------------------------
-    async def acquire(self, table_id: str) -> bool:
+    # --- table ownership ---------------------------------------------------------------------
+    #: what this process answers when another forwards it an act (set before `start`)
+    on_ask: Answerer | None = None
+    #: told when a lease this process held ran out or was taken (set before `start`)
+    on_lost: Lost | None = None
+
+    def owns(self, table_id: str) -> bool:
+        """Whether this process holds the table's owner lease (one process owns everything)."""
         return True
 
-    async def renew(self, table_id: str) -> bool:
-        return True
+    async def own(self, table_id: str) -> str | None:
+        """Take the table's owner lease when nobody holds it (or renew it when this process
+        does); gives the process that holds it now (None: the bus could not say)."""
+        return self.process
 
-    async def release(self, table_id: str) -> None:
-        pass
+    async def disown(self, table_id: str) -> None:
+        """Let the table's owner lease go (hand-over, the game ended, the table left memory)."""
+
+    def give_up(self, table_id: str) -> None:
+        """`disown` from code that cannot wait: this process stops counting itself the owner
+        at once, the lease goes a moment later."""
+
+    async def disown_all(self) -> list[str]:
+        """Let every owner lease go; gives the tables this process owned."""
+        return []
+
+    async def ask(self, owner: str, question: ActAsked, timeout: float) -> ActAnswered | None:
+        """Ask the owning process to apply an act; its answer, or None when it did not answer
+        within `timeout` seconds (it may have died)."""
+        return None
 
     # --- presence --------------------------------------------------------------------------
     async def present(
@@ -156,6 +196,18 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
     return redis.call('pexpire', KEYS[1], ARGV[2])
 end
 return 0
+"""
+_OWN = """
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then
+    redis.call('pexpire', KEYS[1], ARGV[2])
+    return holder
+end
+if not holder then
+    redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return ARGV[1]
+end
+return holder
 """
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -222,6 +274,12 @@ class RedisBus(Bus):
         self._notice: Notice | None = None
         self._present: Callable[[], Iterable[tuple[str, int]]] = list
         self._renew = self.redis.register_script(_RENEW)
+        self._own = self.redis.register_script(_OWN)
+        #: the tables whose owner lease this process holds (renewed by `_keep_owning`)
+        self.owned: set[str] = set()
+        #: the questions this process asked an owner and awaits the answer of, by id
+        self._asked: dict[str, asyncio.Future[ActAnswered]] = {}
+        self._answering: set[asyncio.Task[None]] = set()
         self._release = self.redis.register_script(_RELEASE)
         self._hit = self.redis.register_script(_HIT)
         self._present_script = self.redis.register_script(_PRESENT)
@@ -238,6 +296,7 @@ class RedisBus(Bus):
         self._tasks = [
             loop.create_task(self._listen(ready)),
             loop.create_task(self._heartbeat()),
+            loop.create_task(self._keep_owning()),
         ]
         await ready
 
@@ -274,10 +333,16 @@ class RedisBus(Bus):
                         data = orjson.loads(message["data"])
                         if data["p"] == self.process or self._notice is None:
                             continue
+                        if "q" in data or "a" in data:  # on this process's own channel
+                            NOTICES_RECEIVED.inc()
+                            self._asked_or_answered(data)
+                            continue
                         # a batch of notices, or one (as an older process sends it)
                         batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
                         NOTICES_RECEIVED.inc(len(batch))
                         for table_id, kind, carried in batch:
+                            if table_id not in self.served:  # just left, or never held
+                                NOTICES_UNSERVED.inc()
                             self._notice(str(table_id), str(kind), carried)
                     except (ValueError, KeyError, TypeError):
                         log.warning("ignored a malformed notice on %s", message.get("channel"))
@@ -327,6 +392,11 @@ class RedisBus(Bus):
             self.served.add(table_id)
         else:
             self.served.discard(table_id)
+        await self._follow(table_id)
+
+    async def _follow(self, table_id: str) -> None:
+        """Hear the table's channel while this process holds its sockets (an owner without
+        sockets reads the database before each change instead: `Hub.act`)."""
         async with self._subscribing:
             pubsub = self._pubsub
             want = table_id in self.served
@@ -342,35 +412,138 @@ class RedisBus(Bus):
             except Exception as error:  # the listener subscribes again when it reconnects
                 log.warning("could not change the subscription of table %s: %s", table_id, error)
 
-    # --- leases ----------------------------------------------------------------------------
-    def _lease(self, table_id: str) -> str:
-        return f"{self.ns}lease:{table_id}"
+    # --- table ownership ---------------------------------------------------------------------
+    def _owner_key(self, table_id: str) -> str:
+        return f"{self.ns}owner:{table_id}"
 
-    async def acquire(self, table_id: str) -> bool:
+    def owns(self, table_id: str) -> bool:
+        return table_id in self.owned
+
+    async def own(self, table_id: str) -> str | None:
         try:
-            got = await self.redis.set(
-                self._lease(table_id), self.process, nx=True, px=int(LEASE_SECONDS * 1000)
+            raw = await self._own(
+                keys=[self._owner_key(table_id)], args=[self.process, int(OWNER_SECONDS * 1000)]
             )
-            if got:
-                return True
-            return bool(await self.renew(table_id))
         except Exception as error:
-            log.warning("could not take the bot lease of table %s: %s", table_id, error)
-            return False
+            log.warning("could not look at the owner of table %s: %s", table_id, error)
+            return None
+        holder = raw.decode() if isinstance(raw, bytes) else str(raw)
+        if holder == self.process:
+            self.owned.add(table_id)
+        elif table_id in self.owned:
+            self._lose(table_id)
+        return holder
 
-    async def renew(self, table_id: str) -> bool:
-        try:
-            done = await self._renew(
-                keys=[self._lease(table_id)], args=[self.process, int(LEASE_SECONDS * 1000)]
-            )
-            return bool(done)
-        except Exception as error:
-            log.warning("could not renew the bot lease of table %s: %s", table_id, error)
-            return False
+    def _lose(self, table_id: str) -> None:
+        self.owned.discard(table_id)
+        if self.on_lost is not None:
+            self.on_lost(table_id)
 
-    async def release(self, table_id: str) -> None:
+    def give_up(self, table_id: str) -> None:
+        if table_id not in self.owned:
+            return
+        self.owned.discard(table_id)
+        task = asyncio.get_running_loop().create_task(self._let_go(table_id))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def disown(self, table_id: str) -> None:
+        if table_id not in self.owned:
+            return
+        self.owned.discard(table_id)
+        await self._let_go(table_id)
+
+    async def _let_go(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
-            await self._release(keys=[self._lease(table_id)], args=[self.process])
+            await self._release(keys=[self._owner_key(table_id)], args=[self.process])
+
+    async def disown_all(self) -> list[str]:
+        owned = sorted(self.owned)
+        self.owned.clear()
+        try:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for table_id in owned:
+                    await self._release(
+                        keys=[self._owner_key(table_id)], args=[self.process], client=pipe
+                    )
+                await pipe.execute()
+        except Exception as error:  # the leases run out by themselves
+            log.warning("could not let %d owner leases go: %s", len(owned), error)
+        return owned
+
+    async def _keep_owning(self) -> None:
+        """Renew every owner lease this process holds, every third of a lease's life, in one
+        round trip; a lease that could not be renewed is lost (another process may take it)."""
+        while True:
+            await asyncio.sleep(OWNER_SECONDS / 3)
+            owned = sorted(self.owned)
+            if not owned:
+                continue
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for table_id in owned:
+                        await self._renew(
+                            keys=[self._owner_key(table_id)],
+                            args=[self.process, int(OWNER_SECONDS * 1000)],
+                            client=pipe,
+                        )
+                    renewed = await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # kept until the next round; the database fences
+                log.warning("could not renew %d owner leases: %s", len(owned), error)
+                continue
+            for table_id, done in zip(owned, renewed, strict=True):
+                if not done and table_id in self.owned:
+                    log.warning("lost the owner lease of table %s", table_id)
+                    self._lose(table_id)
+
+    def process_channel(self, process: str) -> str:
+        return f"{self.ns}process:{process}"
+
+    async def ask(self, owner: str, question: ActAsked, timeout: float) -> ActAnswered | None:
+        waiting: asyncio.Future[ActAnswered] = asyncio.get_running_loop().create_future()
+        self._asked[question["id"]] = waiting
+        try:
+            message = Asked(p=self.process, q=question)
+            await self.redis.publish(self.process_channel(owner), orjson.dumps(message))
+            NOTICES_PUBLISHED.inc()
+            async with asyncio.timeout(timeout):
+                return await waiting
+        except TimeoutError:
+            return None
+        except Exception as error:
+            log.warning("could not ask %s about table %s: %s", owner, question["table"], error)
+            return None
+        finally:
+            self._asked.pop(question["id"], None)
+
+    def _asked_or_answered(self, data: Any) -> None:
+        """A question for this process as a table's owner, or the answer to one it asked."""
+        answer = data.get("a")
+        if isinstance(answer, dict):
+            waiting = self._asked.get(str(answer.get("id")))
+            if waiting is not None and not waiting.done():
+                waiting.set_result(cast(ActAnswered, answer))
+            return
+        question = data.get("q")
+        if not isinstance(question, dict) or self.on_ask is None:
+            raise ValueError("a question without a body")
+        if question.get("table") not in self.served:  # an owner without sockets of it
+            NOTICES_UNSERVED.inc()
+        task = asyncio.get_running_loop().create_task(self._answer(str(data["p"]), question))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _answer(self, asker: str, question: Any) -> None:
+        assert self.on_ask is not None
+        answer = await self.on_ask(question)
+        try:
+            message = Answered(p=self.process, a=answer)
+            await self.redis.publish(self.process_channel(asker), orjson.dumps(message))
+            NOTICES_PUBLISHED.inc()
+        except Exception as error:  # the asker takes the table when its lease runs out
+            log.warning("could not answer %s: %s", asker, error)
 
     # --- presence --------------------------------------------------------------------------
     def _presence_key(self, table_id: str) -> str:

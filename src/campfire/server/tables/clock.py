@@ -1,6 +1,6 @@
 """The turn clock: a seat whose time runs out has its turn played by a bot, and after two turns
-in a row the bot plays the seat for good. Every process sweeps; a lease on the bus makes
-exactly one of them play each overdue turn."""
+in a row the bot plays the seat for good. Every process sweeps; only the table's owner plays an
+overdue turn (a process takes the table when nobody owns it, `tables/owner.py`)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ class CatchUp(Protocol):
     async def catch_up(self, table: LiveTable) -> None: ...
 
 
+class Owning(Protocol):
+    async def take(self, table: LiveTable) -> str | None: ...
+
+
 class ClockHost(Protocol):
     """What the turn clock needs of the process around it: its tables, leases and database,
     and the one way a move is stored and made current."""
@@ -37,6 +41,9 @@ class ClockHost(Protocol):
 
     @property
     def sync(self) -> CatchUp: ...
+
+    @property
+    def owners(self) -> Owning: ...
 
     def close_expired(self) -> None: ...
 
@@ -85,14 +92,9 @@ class TurnClock:
                 hub.close_expired()
                 overdue = await anyio.to_thread.run_sync(hub.storage.overdue, time.time())
                 for table_id in overdue:
-                    lease = f"clock:{table_id}"
-                    if not await hub.bus.acquire(lease):
-                        continue
-                    try:
-                        table = await hub.get(table_id)
+                    table = await hub.get(table_id)
+                    if await hub.owners.take(table) == hub.bus.process:
                         await self.ran_out(table)
-                    finally:
-                        await hub.bus.release(lease)
             except asyncio.CancelledError:
                 raise
             except Exception as error:

@@ -1,8 +1,9 @@
-"""The bots that play at a server's tables, driven by exactly one process per table.
+"""The bots that play at a server's tables, driven by the table's owner only.
 
-Whoever wants a table's bots to move takes the table's lease on the bus first and renews it
-while driving; a process that dies stops renewing, its lease runs out, and the next process
-that looks (every process sweeps for tables stalled on a bot) takes over.
+Whoever wants a table's bots to move must own the table (`tables/owner.py`): it takes the
+table's owner lease when nobody holds it, and the bus renews it while the process holds the
+table; a process that dies stops renewing, its lease runs out, and the next process that looks
+(every process sweeps for tables stalled on a bot) takes the table over and its bots with it.
 """
 
 from __future__ import annotations
@@ -17,13 +18,17 @@ import anyio
 
 from campfire.bots import make_bot
 from campfire.kernel import RandomBot
-from campfire.server.cluster.bus import LEASE_SECONDS, Bus
+from campfire.server.cluster.bus import Bus
 from campfire.server.logs import TABLE
 from campfire.server.metrics import BOT_DECISION_SECONDS, timed
 from campfire.server.store.schema import PLAYING
 from campfire.server.tables.live import BOT, LiveTable
 
 log = logging.getLogger("campfire.server")
+
+
+class Owning(Protocol):
+    async def take(self, table: LiveTable) -> str | None: ...
 
 
 class BotHost(Protocol):
@@ -33,6 +38,9 @@ class BotHost(Protocol):
     bus: Bus
     closing: bool
     bot_pause: float
+
+    @property
+    def owners(self) -> Owning: ...
 
     def seed_for(self, table_id: str, salt: int) -> int: ...
 
@@ -70,27 +78,16 @@ class BotDriver:
                 await task
 
     async def _lease_and_drive(self, table: LiveTable) -> None:
-        bus = self.hub.bus
-        if not await bus.acquire(table.id):
+        """Drive the bots if this process owns the table, or takes it now that nobody does
+        (the bus renews the lease; losing it cancels this task, `Owners.lost`)."""
+        if await self.hub.owners.take(table) != self.hub.bus.process:
             return
-        drive = asyncio.get_running_loop().create_task(self._drive(table))
-        try:
-            while not drive.done():
-                done, _ = await asyncio.wait({drive}, timeout=LEASE_SECONDS / 3)
-                if not done and not await bus.renew(table.id):
-                    log.warning("lost the bot lease of table %s: another process drives", table.id)
-                    drive.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await drive
-        finally:
-            if not drive.done():
-                drive.cancel()
-            await bus.release(table.id)
+        await self._drive(table)
 
     async def _drive(self, table: LiveTable) -> None:
         hub = self.hub
         TABLE.set(table.id)  # this task's log lines name the table
-        while table.status == PLAYING and not hub.closing:
+        while table.status == PLAYING and not hub.closing and hub.bus.owns(table.id):
             seat = table.state.to_move
             if seat is None or table.seats[seat].kind != BOT:
                 return

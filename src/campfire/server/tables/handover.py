@@ -1,10 +1,11 @@
 """A process that is about to stop hands its tables over: nothing it acknowledged is lost and
 nobody waits for it.
 
-On SIGTERM (`campfire serve`, see `http/ops.py`) the process stops its bots and lets their
-leases go at once (the bus notices ask the other processes to look, so the next one takes the
-lease now instead of after the sweep), tells every socket to reconnect (close code 1012,
-"service restart"; the page reconnects at once and the proxy sends it to another process),
+On SIGTERM (`campfire serve`, see `http/ops.py`) the process stops its bots and lets the owner
+leases of its tables go at once (the bus notices ask the other processes to look, so the next
+one takes a table now instead of after its lease runs out), tells every socket to reconnect
+(close code 1012, "service restart"; the page reconnects at once and the proxy sends it to
+another process),
 and lets the writer finish: the moves already handed to it are committed before the process
 exits (`Hub.stop`).
 """
@@ -29,24 +30,25 @@ async def hand_over(hub: Hub) -> int:
     tables = list(hub.tables.values())
     driven = [t for t in tables if t.driver is not None and not t.driver.done()]
     hub.closing = True  # no bot starts again here, no new notices are taken
-    # cancelling a driver releases its lease (BotDriver._lease_and_drive)
     await hub.bots.stop(tables)
+    owned = set(await hub.bus.disown_all())
     told = 0
     for table in tables:
         for conn in list(table.connections):
             conn.close_code = RESTART_CODE
             conn.push(None)
             told += 1
-    for table in driven:
+    handed = [t for t in tables if t in driven or t.id in owned]
+    for table in handed:
         if table.status == PLAYING:
             # whoever holds the table looks at it now and takes its bots' lease
             await hub.bus.publish(table.id, NoticeKind.MOVES)
         log.warning(
-            "table %s handed over: its bots' lease released", table.id, extra={"table": table.id}
+            "table %s handed over: its owner lease released", table.id, extra={"table": table.id}
         )
     log.warning(
-        "handing over: %d tables' bots released, %d sockets told to reconnect",
-        len(driven),
+        "handing over: %d tables released, %d sockets told to reconnect",
+        len(handed),
         told,
     )
     return told

@@ -71,6 +71,7 @@ from campfire.server.tables.live import (
     removed_reason,
     token_hash,
 )
+from campfire.server.tables.owner import Owners
 from campfire.server.tables.room import Room
 from campfire.server.tables.sync import Sync
 from campfire.server.tables.webgame import web_game
@@ -165,6 +166,8 @@ class Hub:
         self.chat = TableChat(self)
         self.clock = TurnClock(self)
         self.sync = Sync(self)
+        #: the tables this process owns (applies the moves of), and acts sent to their owners
+        self.owners = Owners(self)
         self.writer = Writer(storage)
         self.results = Results(storage.engine)
         self.closing = False
@@ -175,6 +178,7 @@ class Hub:
     async def start(self) -> None:
         """Bring back every table that was waiting or being played, and wake its bots."""
         self.writer.start()
+        self.bus.on_ask, self.bus.on_lost = self.owners.answer, self.owners.lost
         await self.bus.start(self.sync.notice, self.sync.present_pairs)
         ids = await anyio.to_thread.run_sync(
             self.storage.ids, [WAITING, PLAYING], self.waiting_since()
@@ -220,6 +224,7 @@ class Hub:
         for table in self.tables.values():
             for conn in table.connections:
                 conn.push(None)
+        await self.bus.disown_all()  # the others need not wait for the leases to run out
         await self.bus.stop()
         await anyio.to_thread.run_sync(self.writer.stop)
 
@@ -239,7 +244,8 @@ class Hub:
     def finished(self, table: LiveTable) -> None:
         """The game at `table` just ended, as this process sees it: write its results (the
         ratings of a rated game) off the event loop; written once even when several processes
-        see it end (`Results.settle`)."""
+        see it end (`Results.settle`). Its owner lets it go: nothing is left to apply."""
+        self.owners.forget(table.id)
         self.spawn(self._settle(table.id))
 
     async def _settle(self, table_id: str) -> None:
@@ -656,13 +662,23 @@ class Hub:
         return seat, token
 
     async def act(
-        self, table: LiveTable, seat: int, action: Mapping[str, Any], at: int | None
+        self,
+        table: LiveTable,
+        seat: int,
+        action: Mapping[str, Any],
+        at: int | None,
+        *,
+        forwarded: bool = False,
     ) -> None:
         """Apply `seat`'s action if the table is still at `at` (when given) and it is legal.
 
-        A move sent again with its `at` after its answer was lost (a dropped connection, a
-        killed process) finds itself already stored there and is answered as done, not
-        applied twice and not refused."""
+        Only the table's owner applies it: at another process the act goes to the owner and
+        its answer comes back (`Owners.forward`); `forwarded`: this process is the owner
+        answering such a question. A move sent again with its `at` after its answer was lost
+        (a dropped connection, a killed process) finds itself already stored there and is
+        answered as done, not applied twice and not refused."""
+        if self.bus.shared and not forwarded and await self.owners.forward(table, seat, action, at):
+            return
         async with table.lock:
             if self.bus.shared and (
                 not self.bus.serves(table.id)  # no notices heard: read what was stored
@@ -719,6 +735,8 @@ class Hub:
             if person:
                 table.seats[seat].timeouts = 0
         await self.bus.publish(table.id, NoticeKind.MOVES, notice)
+        if self.closing:  # a move that came in while handing over: the table is not kept
+            self.owners.forget(table.id)
         if table.status == FINISHED:
             self._forget_idle()
 
@@ -761,6 +779,8 @@ class Hub:
                 timeouts,
             )
         except Conflict as error:
+            # another process stored first: this one is no longer the table's owner (fencing)
+            self.owners.stale(table)
             await self.sync.catch_up(table)
             raise Refused(
                 409,
@@ -1073,6 +1093,7 @@ class Hub:
         """A table that is gone leaves memory; whoever watches it is told and let go."""
         self.tables.pop(table.id, None)
         self.rooms.pop(table.id, None)
+        self.owners.forget(table.id)
         for conn in list(table.connections):
             conn.push(told(error(410, "", fatal=True), reason, conn.lang))
             conn.push(None)
@@ -1100,6 +1121,7 @@ class Hub:
     ) -> tuple[LiveTable, int, str]:
         """The next game at the same table: same game, options and bots; the asker sits down
         (as `account`, when signed in)."""
+        await self.sync.current(table)  # a copy nobody here watches may be behind
         if table.status != FINISHED:
             raise Refused(409, Refusal(N_("the game is not over yet")))
         name = table.seats[seat].name or f"Player {seat}"
@@ -1240,3 +1262,4 @@ class Hub:
         for table in idle[: len(idle) - FINISHED_KEPT]:
             del self.tables[table.id]
             self.rooms.pop(table.id, None)
+            self.owners.forget(table.id)

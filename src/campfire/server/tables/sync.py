@@ -303,14 +303,21 @@ class Sync:
             table.broadcast_meta()
 
     async def watch(self) -> None:
-        """Several processes: compare versions, take over stalled bots, refresh presence."""
+        """Several processes: compare versions (of the tables this process serves or owns),
+        take over stalled bots, refresh presence."""
         rounds = 0
         while not self.hub.closing:
             await asyncio.sleep(WATCH_SECONDS)
             rounds += 1
             try:
+                # only the copies someone here looks at or this process owns: a copy held
+                # for nobody is caught up when it is next used (a socket's hello, a move, a
+                # read of its state), not every two seconds through the rules
+                bus = self.hub.bus
                 live = [
-                    t for t in self.hub.tables.values() if t.status != FINISHED or t.connections
+                    t
+                    for t in self.hub.tables.values()
+                    if t.connections or (t.status != FINISHED and bus.owns(t.id))
                 ]
                 versions = await anyio.to_thread.run_sync(
                     self.hub.storage.versions, [t.id for t in live]

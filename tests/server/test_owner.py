@@ -1,0 +1,299 @@
+"""One owner per live table (several processes on PostgreSQL + Redis): the owner alone applies
+the table's moves; an act that reaches another process is forwarded to it and its answer
+relayed; a process takes a table nobody owns, and an owner without sockets of a table lets it go
+to the process that has them; when the owner is killed, a process that serves the table takes
+it over within seconds, its sockets keep playing and no acknowledged move is lost."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from campfire.kernel import Record
+from campfire.server.cluster.bus import namespace
+from tests.server.conftest import (
+    PG_URL,
+    Client,
+    Socket,
+    free_port,
+    run_server_process,
+    wait_until_up,
+)
+from tests.server.test_api import pick
+
+Serve = Callable[..., Client]
+
+
+@pytest.fixture
+def pair(serve: Serve, pg_schema: str, redis_url: str) -> tuple[Client, Client]:
+    """Two servers on one database and one Redis."""
+    return (
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
+    )
+
+
+def owner_of(redis_url: str, ns: str, table_id: str) -> str | None:
+    import redis
+
+    raw = redis.Redis.from_url(redis_url).get(f"campfire:{ns}:owner:{table_id}")
+    return None if raw is None else raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def process_of(client: Client) -> str:
+    return str(client.app.state.hub.bus.process)
+
+
+def three_people(a: Client, b: Client) -> tuple[str, dict[int, str]]:
+    """A Pow Wow table of three people (made on the first process, joined on the second)."""
+    made = a.create("powwow", 3, name="Ana")
+    tokens = {0: made["token"]}
+    for seat, name in ((1, "Bob"), (2, "Cy")):
+        tokens[seat] = b.join(made["id"], name)["token"]
+    return made["id"], tokens
+
+
+def move_through(client: Client, table_id: str, tokens: dict[int, str], rng: random.Random) -> Any:
+    """The seat whose turn it is plays a random legal move through `client`; its answer."""
+    public = client.state(table_id)
+    seat = public["table"]["to_move"]
+    mine = client.state(table_id, tokens[seat])
+    response = client.act(table_id, tokens[seat], pick("powwow", mine["controls"], rng), mine["at"])
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["at"] > mine["at"]  # the answer shows the move, made by whichever process
+    return body
+
+
+def test_acts_at_a_process_that_does_not_own_the_table_are_applied_by_the_owner(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    ana = a.socket(table_id, tokens[0])  # the first process serves the table
+    watcher = b.socket(table_id)
+    assert owner_of(redis_url, ns, table_id) is None  # nobody has applied a move yet
+    rng = random.Random(5)
+    move_through(a, table_id, tokens, rng)  # the first act takes the table for its process
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
+    for _ in range(6):
+        if b.state(table_id)["table"]["status"] == "finished":
+            break
+        move_through(b, table_id, tokens, rng)
+        # the act went to the owner: the lease stayed where it was
+        assert owner_of(redis_url, ns, table_id) == process_of(a)
+        assert not b.app.state.hub.bus.owns(table_id)
+    # a refusal of the rules comes back from the owner with its meaning, for any language
+    public = b.state(table_id)
+    if public["table"]["status"] != "finished":
+        idle = next(s for s in tokens if s != public["table"]["to_move"])
+        bob_or_cy = b.socket(table_id, tokens[idle])
+        mover = b.state(table_id, tokens[public["table"]["to_move"]])
+        bob_or_cy.send(
+            {
+                "type": "act",
+                "id": 9,
+                "action": pick("powwow", mover["controls"], rng),
+                "at": mover["at"],
+            }
+        )
+        refusal = bob_or_cy.until(lambda m: m["type"] == "error" and m.get("id") == 9)
+        assert refusal["status"] == 409 and isinstance(refusal.get("key"), str), refusal
+        bob_or_cy.close()
+    at = b.state(table_id)["at"]
+    for sock in (ana, watcher):  # every socket on both processes saw every move, in order
+        seen = sock.until(lambda m: m["type"] == "update" and m["at"] >= at)
+        assert seen["at"] == at
+        sock.close()
+
+
+def test_a_process_takes_a_table_nobody_owns(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    bob = b.socket(table_id, tokens[1])
+    move_through(b, table_id, tokens, random.Random(1))
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    assert b.app.state.hub.bus.owns(table_id) and not a.app.state.hub.bus.owns(table_id)
+    bob.close()
+
+
+def test_an_owner_without_sockets_of_the_table_lets_it_go_to_the_process_that_has_them(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    socks = [b.socket(table_id, token) for token in tokens.values()]
+    rng = random.Random(2)
+    move_through(a, table_id, tokens, rng)  # a process with no socket of the table takes it
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
+    move_through(b, table_id, tokens, rng)  # answered by the owner, which then lets it go
+    assert not a.app.state.hub.bus.owns(table_id)
+    assert owner_of(redis_url, ns, table_id) in (None, process_of(b))
+    move_through(b, table_id, tokens, rng)  # nobody owns it: the process with the sockets takes it
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    for sock in socks:
+        sock.close()
+
+
+def test_an_owner_whose_move_the_database_refuses_steps_down(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    """The database's one entry per (table, record index) is the fence: an owner whose write
+    finds the index already taken (another process stored there: it lost its lease without
+    noticing) lets the table go and catches up, instead of retrying; the game goes on."""
+    from tests.server.test_faults import conflicting_async
+
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    ana = a.socket(table_id, tokens[0])
+    rng = random.Random(3)
+    move_through(a, table_id, tokens, rng)
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
+    hub = a.app.state.hub
+    seat = a.state(table_id)["table"]["to_move"]
+    mine = a.state(table_id, tokens[seat])
+    real = hub.writer.append
+    hub.writer.append = conflicting_async
+    try:
+        answer = a.act(table_id, tokens[seat], pick("powwow", mine["controls"], rng), mine["at"])
+    finally:
+        hub.writer.append = real
+    assert answer.status_code == 409 and "nothing was applied" in answer.json()["error"]
+    assert not hub.bus.owns(table_id)
+    deadline = time.monotonic() + 10  # the lease goes a moment after the step down
+    while owner_of(redis_url, ns, table_id) is not None:
+        assert time.monotonic() < deadline, owner_of(redis_url, ns, table_id)
+        time.sleep(0.02)
+    bob = b.socket(table_id, tokens[1])  # the second process serves the table too
+    move_through(b, table_id, tokens, rng)  # nobody owns it: the second process takes it
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    move_through(a, table_id, tokens, rng)  # and the first now asks it
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    ana.close()
+    bob.close()
+
+
+def play_over(sock: Socket, seat: int, rng: random.Random, acked: dict[int, Any]) -> str:
+    """If the last update this socket got is its seat's turn, send a move and wait for its
+    answer; a move it was told is done goes into `acked` (record index -> action). Gives
+    the status of the table as the socket last saw it."""
+    last = next(m for m in reversed(sock.received) if m["type"] == "update")
+    status: str = last["table"]["status"]
+    if status != "playing" or last["table"]["to_move"] != seat or not last["controls"]:
+        return status
+    action = pick("powwow", last["controls"], rng)
+    ref = f"{seat}-{last['at']}"
+    sock.send({"type": "act", "id": ref, "action": action, "at": last["at"]})
+    answer = sock.until(lambda m: m["type"] in ("ok", "error") and m.get("id") == ref, 30)
+    if answer["type"] == "ok":
+        acked[last["at"]] = (seat, action)
+    else:  # only a move that lost a race with the clock or a newer position is refused
+        assert answer["status"] == 409, answer
+    return status
+
+
+def test_a_killed_owner_is_taken_over_and_its_tables_sockets_keep_playing(
+    pg_database: str, redis_url: str, tmp_path: Path
+) -> None:
+    """kill -9 the owner mid-game: the process that holds the players' sockets takes the table
+    within seconds (its lease runs out), catches up from the database, and the game plays to
+    its end there, bots included; every move a socket was told is done is in the record, and
+    the record replays (`campfire replay --json`)."""
+    flags = ("--redis", redis_url, "--bot-pause", "0.05", "--seed", "4")
+    ports = [free_port(), free_port()]
+    processes = [run_server_process(pg_database, port, *flags) for port in ports]
+    try:
+        clients = []
+        for port, process in zip(ports, processes, strict=True):
+            base = f"http://127.0.0.1:{port}"
+            wait_until_up(base, process)
+            clients.append(Client(base, f"ws://127.0.0.1:{port}"))
+        a, b = clients
+        ns = namespace(pg_database, None)
+        made = a.create("powwow", 3, {2: "random"}, name="Ana")
+        table_id = made["id"]
+        tokens = {0: made["token"], 1: b.join(table_id, "Bob")["token"]}
+        spectator = a.socket(table_id)  # the owner serves the table too: it keeps it
+        rng = random.Random(4)
+        # the first moves go through the first process, which takes the table
+        public = a.wait_for(table_id, lambda s: s["table"]["to_move"] is not None)
+        while public["table"]["to_move"] not in tokens:
+            public = a.wait_for(table_id, lambda s: s["table"]["to_move"] in tokens)
+        seat = public["table"]["to_move"]
+        mine = a.state(table_id, tokens[seat])
+        first = pick("powwow", mine["controls"], rng)
+        assert a.act(table_id, tokens[seat], first, mine["at"]).status_code == 200
+        acked: dict[int, Any] = {mine["at"]: (seat, first)}
+        owner = owner_of(redis_url, ns, table_id)
+        assert owner is not None and f":{processes[0].pid}:" in owner
+        # the players' sockets are on the second process: their acts go to the owner
+        socks = {s: b.socket(table_id, token) for s, token in tokens.items()}
+        for sock in socks.values():
+            sock.until(lambda m: m["type"] == "update")
+        for _ in range(4):
+            for s, sock in socks.items():
+                sock.drain(0.1)
+                play_over(sock, s, rng, acked)
+        assert owner_of(redis_url, ns, table_id) == owner  # still the first process's
+        spectator.until(lambda m: m["type"] == "update" and m["at"] > mine["at"])
+        assert len(acked) > 1  # moves made through the second process's sockets
+        before_kill = len(acked)
+        processes[0].kill()
+        processes[0].wait(timeout=10)
+        killed = time.monotonic()
+        status = "playing"
+        while status != "finished":
+            assert time.monotonic() - killed < 120, "the game did not end after the kill"
+            for s, sock in socks.items():
+                sock.drain(0.1)
+                status = play_over(sock, s, rng, acked)
+                if status == "finished":
+                    break
+        assert len(acked) > before_kill  # the sockets played on after the kill
+        taken = owner_of(redis_url, ns, table_id)  # the game ended there: it let the table go
+        assert taken is None or f":{processes[1].pid}:" in taken
+        record_text = b.http.get(f"/api/tables/{table_id}/record").text
+        record = Record.loads(record_text)
+        moves = record.moves
+        for index, (seat, action) in acked.items():  # no acknowledged move lost
+            entry = moves[index]
+            assert entry["player"] == seat, (index, entry)
+            assert {k: v for k, v in entry.items() if k != "player"} == action, (entry, action)
+        path = tmp_path / "record.json"
+        path.write_text(record_text)
+        replayed = subprocess.run(
+            [sys.executable, "-m", "campfire", "replay", "--json", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        position = json.loads(replayed.stdout)
+        final = b.state(table_id)
+        assert position["terminal"] and position["winners"] == final["table"]["winners"]
+        assert position["moves_applied"] == final["at"]
+        for sock in socks.values():
+            sock.close()
+        b.close()
+        a.close()
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+            process.wait(timeout=10)
+            if process.stdout is not None:
+                process.stdout.close()
