@@ -15,7 +15,7 @@ import campfire.accounts
 import campfire.server
 from campfire.i18n import refusal_text, translator
 from campfire.server.http.accounts import too_many
-from campfire.server.refusals import Refusal, meaning, ngettext, told
+from campfire.server.refusals import Refusal, from_meaning, meaning, ngettext, told
 from campfire.server.tables.chat import CHAT_LENGTH
 from campfire.server.tables.live import EMOTES
 from tests.server.conftest import Client, Socket
@@ -266,6 +266,27 @@ def test_a_reason_inside_a_reason_and_a_count_are_told_in_the_language() -> None
     message = told({"type": "error", "reason": ""}, one, "es")
     assert message["reason"] == "la partida no ha empezado: queda 1 asiento libre"
     assert message["key"] == "the game has not started: {n} seat still free"
+
+
+def test_a_refusal_sent_by_another_process_is_told_whole_in_each_language() -> None:
+    """An owner answers a forwarded act with its refusal's key and arguments; the asking
+    process rebuilds it, a reason inside it and a count included, for its sockets."""
+    inner = Refusal("seat {seat} is already taken", seat=2)
+    outer = Refusal("{error}: nothing was changed", error=inner)
+    again = from_meaning(*meaning(outer))  # type: ignore[arg-type]
+    assert str(again) == str(outer)
+    assert refusal_text(again, translator("de")) == refusal_text(outer, translator("de"))
+    three = ngettext(
+        "the game has not started: {n} seat still free",
+        "the game has not started: {n} seats still free",
+        3,
+    )
+    back = from_meaning(*meaning(three))  # type: ignore[arg-type]
+    assert str(back) == "the game has not started: 3 seats still free"
+    assert refusal_text(back, translator("it")) == refusal_text(three, translator("it"))
+    assert "3" in refusal_text(back, translator("it")) and refusal_text(
+        back, translator("it")
+    ) != str(back)
 
 
 def test_a_429_of_the_sign_in_says_its_reason_and_seconds_in_the_language() -> None:
