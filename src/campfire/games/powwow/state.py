@@ -106,6 +106,8 @@ class PowwowState(State[Action, PowwowView]):
         self.opening_events = self._advance([])
 
     # --- kernel API ------------------------------------------------------------------------
+    to_move_attribute = "turn"
+
     @property
     def to_move(self) -> int | None:
         return self.turn
@@ -266,7 +268,7 @@ class PowwowState(State[Action, PowwowView]):
         assert seat is not None
         events: list[Event] = []
         self.turns.append((seat, action))
-        if isinstance(action, Guess):
+        if type(action) is Guess:
             self.guess = action.value
             self.owner = seat
             self.agreed = False
@@ -277,7 +279,10 @@ class PowwowState(State[Action, PowwowView]):
                         "guess", {"seat": seat, "value": action.value, "extra_feather_to": target}
                     )
                 )
-            following = self._step(seat, self.direction)
+            # the next seat in play (`_step`, inlined for the usual move: a guess)
+            following = (seat + self.direction) % self.players
+            if not self.active[following]:
+                following = self._step(seat, self.direction)
             if target is None:
                 self.turn = following
                 return events
@@ -316,6 +321,12 @@ class PowwowState(State[Action, PowwowView]):
 
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
+        if type(outcome) is Draw:  # draw mode's usual chance: checked first
+            self.stack.take(outcome.item)
+            self._drawn(outcome.item, events)
+            if self.phase == PLAY:
+                return events  # a feather dealt or an extra one, then a turn
+            return self._advance(events)
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
             if self.narrate:
