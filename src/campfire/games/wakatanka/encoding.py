@@ -82,8 +82,6 @@ class WakatankaEncoding:
             tuple(_PLAY_NUMBERS[side] for side in sorted(neighbours(tile, options.animals)))
             for tile in range(options.animals)
         ]
-        # the same, both sides in one: read against the hand twice over
-        self._both = [left + right for left, right in self._sides]
         self._blank = array("f", [0.0]) * self.observation_size
         # `_known`'s reveals last seen (how many, the last one) and its counts and shares
         self._known_cache: tuple[int, Reveal | None, list[int], array[float]] = (
@@ -147,7 +145,9 @@ class WakatankaEncoding:
         if state.last_card:
             return [CALL_INDEX, ACCEPT_INDEX]
         assert state.turn is not None and state.marker is not None
-        numbers = list(compress(self._both[state.marker], state.hands[state.turn] * 2))
+        hand = state.hands[state.turn]
+        left, right = self._sides[state.marker]
+        numbers = [*compress(left, hand), *compress(right, hand)]
         if state.last_play is not None:
             numbers.append(CALL_INDEX)
         numbers += compress(_SPELL_NUMBERS, state.stacks)
