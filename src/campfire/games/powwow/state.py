@@ -413,7 +413,12 @@ class PowwowState(State[Action, PowwowView]):
         if phase == DEAL:
             seat = self._deal_order[self._deal_next]
             self._deal_next += 1
-            self._wear(seat, feather, False, events)
+            if self.narrate:
+                self._wear(seat, feather, False, events)
+            else:  # `_wear` less its narration: a draw-mode deal makes a chance step of each
+                self.worn[seat].append(feather)
+                if feather == "?":
+                    self._question = True
             if self._deal_next == len(self._deal_order):
                 self.phase = PLAY
                 self.turn = self.first

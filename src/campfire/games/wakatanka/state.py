@@ -181,10 +181,18 @@ class WakatankaState(State[Action, WakatankaView]):
         # turn, and a Python call is a fair share of a turn's cost
         seat = self.turn
         assert seat is not None
-        if type(action) is Play:
+        if type(action) is Play:  # the usual turn: its rules here, narration apart
             tile = TILE_INDEX[action.tile]
+            card = CARD_INDEX[action.card]
             self.turns.append(_PLAY_TURNS[seat][tile])
-            events = self._play(seat, tile, CARD_INDEX[action.card])
+            self.hands[seat][card] -= 1
+            left = self.hand_size[seat] = self.hand_size[seat] - 1
+            self.stacks[tile] = (*self.stacks[tile], (card, seat))
+            self.marker = tile
+            self.last_play = (seat, tile)
+            self.last_card = left == 0
+            self.turn = (seat + 1) % self.players
+            events = self._play_events(seat, tile, card) if self.narrate else []
         elif type(action) is Spell:
             tile = TILE_INDEX[action.tile]
             self.turns.append(_SPELL_TURNS[seat][tile])
@@ -212,16 +220,8 @@ class WakatankaState(State[Action, WakatankaView]):
         self._end([winner], "last card", events)
         return events
 
-    def _play(self, seat: int, tile: int, card: int) -> list[Event]:
-        self.hands[seat][card] -= 1
-        self.hand_size[seat] -= 1
-        self.stacks[tile] = (*self.stacks[tile], (card, seat))
-        self.marker = tile
-        self.last_play = (seat, tile)
-        self.last_card = self.hand_size[seat] == 0
-        self.turn = (seat + 1) % self.players
-        if not self.narrate:
-            return []
+    def _play_events(self, seat: int, tile: int, card: int) -> list[Event]:
+        """What a play narrates (the rules of a play are in `_act`)."""
         events = [
             Event("play", {"seat": seat, "tile": TILES[tile], "hand_size": self.hand_size[seat]}),
             Event(
@@ -234,11 +234,6 @@ class WakatankaState(State[Action, WakatankaView]):
             events.append(Event("last_card", {"seat": seat}))
         return events
 
-    def _reveal(self, tile: int) -> tuple[Pile, tuple[tuple[int, str], ...]]:
-        cards = self.stacks[tile]
-        self.stacks[tile] = ()
-        return cards, tuple(map(_named, cards))
-
     def _take(self, seat: int, cards: Pile) -> None:
         hand = self.hands[seat]
         for card, _ in cards:
@@ -249,11 +244,13 @@ class WakatankaState(State[Action, WakatankaView]):
         assert self.last_play is not None
         player, tile = self.last_play
         last_card = self.last_card
-        cards, shown = self._reveal(tile)
+        cards = self.stacks[tile]  # turned face up (`_reveal`, inlined)
+        self.stacks[tile] = ()
+        shown = tuple(map(_named, cards))
         bluff = cards[-1][0] != tile
         taker = player if bluff else seat
         self._take(taker, cards)
-        self.reveals.append(Reveal(seat, "call", TILES[tile], shown, bluff, taker))
+        self.reveals.append(_new_tuple(Reveal, (seat, "call", TILES[tile], shown, bluff, taker)))
         events: list[Event] = []
         if self.narrate:
             data = {
@@ -277,7 +274,9 @@ class WakatankaState(State[Action, WakatankaView]):
         return events
 
     def _spell(self, seat: int, tile: int) -> list[Event]:
-        cards, shown = self._reveal(tile)
+        cards = self.stacks[tile]  # turned face up (`_reveal`, inlined)
+        self.stacks[tile] = ()
+        shown = tuple(map(_named, cards))
         success = list(map(_card_of, cards)).count(tile) >= 2
         taker = None if success else seat
         if success:
@@ -285,7 +284,7 @@ class WakatankaState(State[Action, WakatankaView]):
             self.removed.sort()
         else:
             self._take(seat, cards)
-        self.reveals.append(Reveal(seat, "spell", TILES[tile], shown, success, taker))
+        self.reveals.append(_new_tuple(Reveal, (seat, "spell", TILES[tile], shown, success, taker)))
         events: list[Event] = []
         if self.narrate:
             data = {
@@ -448,6 +447,8 @@ _SEEN = {
 _PLAY_TURNS = tuple(tuple(Turn(seat, "play", tile) for tile in TILES) for seat in range(6))
 _SPELL_TURNS = tuple(tuple(Turn(seat, "spell", tile) for tile in TILES) for seat in range(6))
 _CALL_TURNS = tuple(Turn(seat, "call") for seat in range(6))
+#: a named tuple made without its Python-level constructor (a reveal at every call and spell)
+_new_tuple = tuple.__new__
 #: what a reveal shows of a placed card, by the pile's `(card index, placer)`: (placer, name)
 _NAMED: dict[tuple[int, int], tuple[int, str]] = {
     (c, placer): (placer, CARDS[c]) for c in range(len(CARDS)) for placer in range(6)
