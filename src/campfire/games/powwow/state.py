@@ -120,8 +120,10 @@ class PowwowState(State[Action, PowwowView]):
         phase = self.phase
         if phase == SHUFFLE:
             return ChanceSpec("shuffle", self._shuffle_items) if self.mode == "shuffle" else None
-        if DEAL <= phase <= TURNOVER and phase != PLAY and self.stack.needs_draw:
-            return self.stack.draw_spec()
+        if DEAL <= phase <= TURNOVER and phase != PLAY:
+            stack = self.stack
+            if not stack.order and stack.size > 0:  # `stack.needs_draw`, inlined: every draw
+                return stack.draw_spec()
         return None
 
     def winners(self) -> list[int]:
@@ -322,10 +324,14 @@ class PowwowState(State[Action, PowwowView]):
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
         if type(outcome) is Draw:  # draw mode's usual chance: checked first
-            self.stack.take(outcome.item)
+            stack = self.stack
+            stack.take(outcome.item)
             self._drawn(outcome.item, events)
-            if self.phase == PLAY:
+            phase = self.phase
+            if phase == PLAY:
                 return events  # a feather dealt or an extra one, then a turn
+            if phase == DEAL and stack.size and not stack.order:
+                return events  # the deal goes on with another draw (`_advance` would say so)
             return self._advance(events)
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
