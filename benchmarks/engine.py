@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks.engine --quick    # a few seconds, for a smoke run
     .venv/bin/python -m benchmarks.engine --batch    # only the batched engine vs liars_dice
     .venv/bin/python -m benchmarks.engine --openspiel  # only the games through OpenSpiel
+    .venv/bin/python -m benchmarks.engine --openspiel --seconds 6 --slices 30  # steadier ratios
 
 Every engine runs the same loop: get the legal actions (at a chance node: the chance outcomes),
 choose one at random (chance outcomes by their probabilities), apply it, until the game ends.
@@ -344,7 +345,15 @@ def main() -> None:
         action="store_true",
         help="only the games through OpenSpiel (vs python_liars_poker)",
     )
+    parser.add_argument(
+        "--slices",
+        type=int,
+        default=5,
+        help="alternating slices per ratio of --openspiel (more: steadier on a busy machine)",
+    )
     args = parser.parse_args()
+    if args.slices < 1:
+        parser.error(f"--slices must be at least 1, not {args.slices}")
     seconds = 0.3 if args.quick else args.seconds
     if args.cpu >= 0 and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {args.cpu})
@@ -360,7 +369,7 @@ def main() -> None:
     if args.openspiel:
         for name in ("powwow", "wakatanka"):
             run = openspiel_run(f"python_campfire_{name}")
-            figures, ratio = compare(run, poker_run, seconds)
+            figures, ratio = compare(run, poker_run, seconds, args.slices)
             lines.append(row(f"Campfire {name} through OpenSpiel (4p)", figures, ratio))
         print("\n".join(lines))
         return

@@ -268,3 +268,18 @@ def test_every_view_field_holds_what_its_name_says(setup: Setup) -> None:
                 assert got == value and type(got) is type(value), f"{name}: {got!r}"
 
     random_game(setup, check)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_the_to_move_attribute_is_what_to_move_says(setup: Setup) -> None:
+    """Adapters read `to_move_attribute` straight off the state in their hot loops: it must
+    hold what `to_move` says at every step, chance and the end included."""
+    name = setup[0]
+    attribute = get_game(name).new_state(setup[1], setup[2]).to_move_attribute
+    assert attribute is not None  # both games keep the seat to move in one attribute
+
+    def check(state: State[Any, Any], rng: random.Random) -> None:
+        assert getattr(state, attribute) == state.to_move
+
+    random_game(setup, check)

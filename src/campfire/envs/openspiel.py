@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import compress
-from operator import getitem, itemgetter
+from operator import attrgetter, getitem, itemgetter
 from typing import Any
 
 import numpy as np
@@ -119,12 +119,14 @@ class _Box:
         "chance",
         "encoding",
         "legal",
+        "legal_of",
         "name",
         "options",
         "prefix",
         "spec",
         "state",
         "tables",
+        "to_move",
         "version",
     )
 
@@ -144,6 +146,11 @@ class _Box:
         key = tuple(sorted(options.items()))
         self.encoding = _encoding(name, state.players, key)
         self.tables = _tables(name, state.players, key)
+        self.legal_of = self.tables.legal_of  # asked at every turn: one lookup less
+        # the seat to move, read straight off the state when the game says where it is kept
+        self.to_move: Callable[[State[Any, Any]], int | None] = attrgetter(
+            type(state).to_move_attribute or "to_move"
+        )
         self.legal: list[int] | None = None  # this step's legal action numbers
         self.chance: list[tuple[int, float]] | None = None  # this step's chance outcomes
         self.spec: ChanceSpec | None = None  # and the chance they resolve
@@ -428,7 +435,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             legal = box.legal
             if legal is None:
                 state = box.state
-                legal = box.legal = box.tables.legal_of(state)
+                legal = box.legal = box.legal_of(state)
                 box.version = len(state.history)
             return legal.copy()  # a copy: the caller may change it
         if current == _TERMINAL:
@@ -446,7 +453,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         legal = box.legal
         if legal is None:
             state = box.state
-            legal = box.legal = box.tables.legal_of(state)
+            legal = box.legal = box.legal_of(state)
             box.version = len(state.history)
         return legal
 
@@ -472,21 +479,21 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         state = box.state
         history = state.history
         player = self.player
-        if player != _CHANCE:
-            actions = box.tables.actions
+        if player >= 0:
             legal = box.legal
             if legal is not None and box.version == len(history):
                 at = bisect_left(legal, action)
                 if at < len(legal) and legal[at] == action:  # handed out as legal: no checks
-                    move = actions[action]
+                    move = box.tables.actions[action]
                     history.append(_new_tuple(PlayerMove, (player, move)))
                     state._act(move)
                     box.legal = None
-                    seat = state.to_move  # the player to move, kept (`_moved`, inlined)
+                    seat = box.to_move(state)  # the player to move, kept (`_moved`, inlined)
                     if seat is None:
                         seat = _TERMINAL if state.is_terminal else _CHANCE
                     self.player = seat
                     return
+            actions = box.tables.actions
             if not 0 <= action < len(actions):
                 raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
             state.apply(actions[action])
@@ -498,10 +505,13 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             if spec is not None and chance is not None and box.version == len(history):
                 at = bisect_left(chance, action, key=_first)
                 if at < len(chance) and chance[at][0] == action:  # a listed outcome: no checks
-                    outcome = box.tables.outcome(action, spec)
+                    draws = box.tables.draws  # a draw's outcome is one of these, once made
+                    outcome: ChanceOutcome | None = draws[action] if spec.kind == "draw" else None
+                    if outcome is None:
+                        outcome = box.tables.outcome(action, spec)
                     history.append(outcome)
                     state._resolve(outcome)
-                    seat = state.to_move  # the player to move, kept (`_moved`, inlined)
+                    seat = box.to_move(state)  # the player to move, kept (`_moved`, inlined)
                     if seat is None:
                         seat = _TERMINAL if state.is_terminal else _CHANCE
                     self.player = seat

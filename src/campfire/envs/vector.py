@@ -7,8 +7,10 @@
     obs, rewards, terminations, truncations, info = env.step(actions)
 
 Every game in the batch always has a seat to move: chance is resolved inside, from the seeded
-generator, and a game that ends (or is truncated at `max_steps`) is started again at once
-(Gymnasium's same-step autoreset, its last view in ``info["final_obs"]``). `rewards` ``[B]`` are
+generator, and a game that ends (or is truncated at `max_steps`) is started again, by default at
+once (Gymnasium's same-step autoreset, its last view in ``info["final_obs"]``), or with
+``autoreset_mode=AutoresetMode.NEXT_STEP`` (Gymnasium 1.x's default) at the next step, whose
+action for that game is ignored. `rewards` ``[B]`` are
 the learner's (`seat`); opponents named by `opponents` move inside the batch, or, with none,
 the caller acts for whichever seat is to move (``info["to_move"]``; every seat's results in
 ``info["returns"]``). Each finished game is kept as its format-1 record with its row
@@ -186,6 +188,20 @@ class KernelBatch:
         self.turn[b] = seat  # type: ignore[assignment]  # a game here always has one
 
 
+def _autoreset_mode(mode: Any) -> AutoresetMode:
+    """Gymnasium's autoreset mode from the mode or its value; the two this env offers only."""
+    try:
+        chosen = AutoresetMode(mode)
+    except ValueError:
+        chosen = None
+    if chosen not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+        raise ValueError(
+            "autoreset_mode must be AutoresetMode.SAME_STEP or AutoresetMode.NEXT_STEP "
+            f"('SameStep' or 'NextStep'), not {mode!r}: a game that ends always starts again"
+        )
+    return chosen
+
+
 def _scores(summary: dict[str, Any]) -> list[int]:
     """Each seat's count that decides a game: Pow Wow's buzzards, Waka Tanka's tokens."""
     for key in ("buzzards", "tokens"):
@@ -214,7 +230,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     the batched engine: ``"auto"`` (the game's own NumPy engine when it ships one and no
     opponent needs kernel states, else the kernel's), ``"numpy"`` or ``"kernel"``. Chance and
     the opponents are seeded by ``reset(seed=...)`` (the constructor's `seed` is kept for
-    older code: the seed of a first reset given none)."""
+    older code: the seed of a first reset given none).
+
+    `autoreset_mode` (an `AutoresetMode` or its value, declared in ``metadata``) says when a
+    game that ended starts again. ``SAME_STEP`` (the default): in the step where it ends, its
+    row's observation is the new game's and the ended game's last view and results are in
+    ``info["final_obs"]`` and ``info["final_info"]``. ``NEXT_STEP``: that step's row shows the
+    ended game's last view (the learner's), ``info["to_move"]`` -1 and a mask that allows every
+    action; the next step ignores that row's action and returns the new game's first
+    observation with reward 0 and terminated and truncated False, as Gymnasium's own vector envs
+    do in that mode."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
 
@@ -228,9 +253,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         seat: int = 0,
         opponents: Any = None,
         max_steps: int | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.SAME_STEP,
         **options: Any,
     ) -> None:
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        # the instance's own: the class's says the default mode
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
         self.players = self.game.default_players if players is None else players
@@ -299,6 +328,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._bots: list[dict[int, Bot]] = [{} for _ in range(num_envs)]
         self._bot_rng = random.Random()
         self._started = False
+        #: NEXT_STEP: the rows that ended at the last step, whose next action is ignored
+        self._autoreset = np.zeros(num_envs, np.bool_)
 
     # --- Gymnasium's vector API ------------------------------------------------------------
     def reset(
@@ -321,6 +352,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             if isinstance(opponent.policy, RandomPolicy):
                 opponent.policy.seed(self._bot_rng.randrange(2**63))
         self._lengths[:] = 0
+        self._autoreset[:] = False
         self.batch.final.clear()
         self._started = True
         if self.opponents is not None:
@@ -333,16 +365,23 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self, actions: Sequence[int] | Array
     ) -> tuple[Array, Array, Array, Array, dict[str, Any]]:
         """One action per game, for its seat to move (the learner's, with opponents). A game
-        that ends or is truncated starts again in the same step: its last observation is in
-        ``info["final_obs"]``, its results in ``info["final_info"]``."""
+        that ends or is truncated starts again in the same step (its last observation in
+        ``info["final_obs"]``, its results in ``info["final_info"]``) or, in NEXT_STEP mode,
+        at the next step, which ignores its action (see the class's docstring)."""
         if not self._started:
             raise CampfireError("call reset() before step()")
-        chosen = self._check(actions)
+        restarting = self._autoreset  # NEXT_STEP: these rows' new games are shown now
+        next_step = self.autoreset_mode is AutoresetMode.NEXT_STEP
+        chosen = self._check(actions, restarting)
+        if next_step:
+            # the engine started their new games already (at the learner's turn): they wait
+            chosen[restarting] = -1
         returns, scores, done = self._blank()
         self.batch.final.clear()
         finals: dict[int, Array] = {}
         self._apply(chosen, returns, scores, done, finals)
         self._lengths += 1
+        self._lengths[restarting] = 0
         if self.opponents is not None:
             self._play_others(np.ones(self.num_envs, np.bool_), returns, scores, done, finals)
         truncations = np.zeros(self.num_envs, np.bool_)
@@ -360,6 +399,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                     self._play_others(truncations.copy(), *self._blank())
         ended = done | truncations
         self._lengths[ended] = 0
+        observations = self.batch.observe()
+        if next_step:
+            self._autoreset = ended
+            info = self._info()
+            info["returns"] = returns
+            info["final_scores"] = scores
+            for b, obs in finals.items():  # the ended game's last view, until the next step
+                observations[b] = obs
+            rewards = returns[:, self.seat].astype(np.float64)
+            return observations, rewards, done, truncations, info
         info = self._info()
         info["returns"] = returns
         info["final_scores"] = scores
@@ -376,7 +425,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             }
             info["_final_info"] = ended
         rewards = returns[:, self.seat].astype(np.float64)
-        return self.batch.observe(), rewards, done, truncations, info
+        return observations, rewards, done, truncations, info
 
     def finished_records(self, rows: bool = False) -> list[Any]:
         """The format-1 records of the games finished since the last call, in the order they
@@ -495,10 +544,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         self._mask = self.batch.mask()
-        return {"action_mask": self._mask.copy(), "to_move": self.batch.turn.copy()}
+        info = {"action_mask": self._mask.copy(), "to_move": self.batch.turn.copy()}
+        if self._autoreset.any():  # NEXT_STEP: an ended game takes any action, and ignores it
+            info["action_mask"][self._autoreset] = 1
+            info["to_move"][self._autoreset] = -1
+        return info
 
-    def _check(self, actions: Sequence[int] | Array) -> Array:
-        """The actions as numbers, or a ValueError naming the first game where one is wrong."""
+    def _check(self, actions: Sequence[int] | Array, ignored: Array) -> Array:
+        """The actions as numbers, or a ValueError naming the first game where one is wrong
+        (the games of `ignored`, which start again at this step, take any number)."""
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(
@@ -509,13 +563,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 chosen = chosen.astype(np.int64)
             else:
                 raise ValueError(f"actions must be whole numbers, not {chosen.dtype}")
+        if ignored.any():
+            chosen = np.where(ignored, 0, chosen)
         outside = (chosen < 0) | (chosen >= self.num_actions)
         if outside.any():
             b = int(np.flatnonzero(outside)[0])
             raise ValueError(
                 f"game {b}: action {int(chosen[b])} is not in 0..{self.num_actions - 1}"
             )
-        legal = self._mask[self._rows, chosen]
+        legal = self._mask[self._rows, chosen] | ignored
         if not legal.all():
             b = int(np.flatnonzero(legal == 0)[0])
             action = int(chosen[b])

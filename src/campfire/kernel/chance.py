@@ -244,7 +244,7 @@ class DrawSpec(ChanceSpec):
     outcomes with no dictionary in between.
     """
 
-    __slots__ = ("_layout", "_numbers", "_size")
+    __slots__ = ("_layout", "_numbers", "_size", "tally")
 
     def __init__(self, layout: _Layout, numbers: tuple[int, ...], size: int) -> None:
         self.kind = "draw"
@@ -254,6 +254,12 @@ class DrawSpec(ChanceSpec):
         self._layout = layout
         self._numbers = numbers
         self._size = size
+        #: The stack in numbers: its distinct items as shared `Draw`s, sorted (the same tuple
+        #: for every stack of the same items), how many of each are left (zero for one drawn
+        #: out) and how many in all. An adapter that numbers outcomes its own way (OpenSpiel's)
+        #: lists them from this without building and sorting pairs at every draw (a plain
+        #: attribute: it reads it at every draw).
+        self.tally: tuple[tuple[Draw, ...], tuple[int, ...], int] = (layout.draws, numbers, size)
 
     @property
     def counts(self) -> Mapping[str, int]:
@@ -262,14 +268,6 @@ class DrawSpec(ChanceSpec):
                 draw.item: n for draw, n in zip(self._layout.draws, self._numbers, strict=True) if n
             }
         return self._counts
-
-    @property
-    def tally(self) -> tuple[tuple[Draw, ...], tuple[int, ...], int]:
-        """The stack in numbers: its distinct items as shared `Draw`s, sorted (the same tuple
-        for every stack of the same items), how many of each are left (zero for one drawn
-        out) and how many in all. An adapter that numbers outcomes its own way (OpenSpiel's)
-        lists them from this without building and sorting pairs at every draw."""
-        return self._layout.draws, self._numbers, self._size
 
     def outcomes(self) -> Outcomes:
         numbers = self._numbers

@@ -21,6 +21,8 @@ class Encoding(Protocol):
     An encoding may also offer ``legal_numbers(state) -> list[int]``: the numbers of the legal
     actions of `state`'s seat to move, sorted, read straight off the state (the OpenSpiel
     adapter uses it when there, and `sorted(legal_indices(state.legal_actions()))` when not).
+    The list may be shared between calls (Pow Wow's are, one per lowest legal guess): callers
+    read it and copy it before handing it out.
     """
 
     #: size of the action space: actions are 0 .. num_actions-1

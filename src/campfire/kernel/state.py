@@ -79,6 +79,9 @@ class State(ABC, Generic[ActionT, ViewT]):
     options: Options
     mode: ChanceMode
     history: list[Entry]
+    #: the plain attribute `to_move` only reads, when it only reads one: an adapter's hot loop
+    #: reads it directly (OpenSpiel's asks after every move), sparing the property's call
+    to_move_attribute: ClassVar[str | None] = None
 
     # --- who acts --------------------------------------------------------------------------
     @property

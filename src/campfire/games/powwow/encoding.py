@@ -29,6 +29,7 @@ from campfire.games.powwow.actions import (
 )
 from campfire.games.powwow.feathers import CODES, GUESS_MAX, GUESS_MIN
 from campfire.games.powwow.options import PowwowOptions
+from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw
 from campfire.kernel.errors import OptionError
@@ -107,6 +108,11 @@ class PowwowEncoding:
         self._extra_tables = (
             [extra_guesses(t)[low:end] for t in range(n)] if options.tomahawks else []
         )
+        # the sorted legal numbers when no tomahawk can be used, by the lowest legal guess
+        # (the state's shared tuples, numbered once): [0] before any guess, [start + 1] after
+        self._plain_numbers = [list(range(count))] + [
+            [*range(start, count), self._dispute] for start in range(count + 1)
+        ]
         # the masks of legal-action tuples seen, by identity: (the tuple, kept alive, its mask)
         self._masks: dict[int, tuple[Sequence[Any], bytes]] = {}
         # the used pile last seen and its shares
@@ -152,6 +158,21 @@ class PowwowEncoding:
             return REVERSE
         target, offset = divmod(index - self._extra_base, count)
         return self._extra_tables[target][offset]
+
+    def legal_numbers(self, state: PowwowState) -> list[int]:
+        """`sorted(legal_indices(state.legal_actions()))` read off the state when no tomahawk
+        can be used: OpenSpiel asks for the legal numbers at every turn. The list is shared
+        (one per lowest legal guess): read-only. A research variant or a ready tomahawk
+        numbers the legal actions in full."""
+        if state.phase != PLAY:
+            return []
+        seat = state.turn
+        assert seat is not None
+        if state.variant or (state.options.tomahawks and state.ready[seat]):
+            return sorted(self.legal_indices(state.legal_actions()))
+        guess: int | None = state.guess
+        numbers: list[int] = self._plain_numbers[0 if guess is None else guess + 2 - GUESS_MIN]
+        return numbers
 
     def legal_indices(self, legal: Sequence[Any]) -> list[int]:
         try:

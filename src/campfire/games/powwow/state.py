@@ -106,6 +106,8 @@ class PowwowState(State[Action, PowwowView]):
         self.opening_events = self._advance([])
 
     # --- kernel API ------------------------------------------------------------------------
+    to_move_attribute = "turn"
+
     @property
     def to_move(self) -> int | None:
         return self.turn
@@ -118,8 +120,10 @@ class PowwowState(State[Action, PowwowView]):
         phase = self.phase
         if phase == SHUFFLE:
             return ChanceSpec("shuffle", self._shuffle_items) if self.mode == "shuffle" else None
-        if DEAL <= phase <= TURNOVER and phase != PLAY and self.stack.needs_draw:
-            return self.stack.draw_spec()
+        if DEAL <= phase <= TURNOVER and phase != PLAY:
+            stack = self.stack
+            if not stack.order and stack.size > 0:  # `stack.needs_draw`, inlined: every draw
+                return stack.draw_spec()
         return None
 
     def winners(self) -> list[int]:
@@ -266,7 +270,7 @@ class PowwowState(State[Action, PowwowView]):
         assert seat is not None
         events: list[Event] = []
         self.turns.append((seat, action))
-        if isinstance(action, Guess):
+        if type(action) is Guess:
             self.guess = action.value
             self.owner = seat
             self.agreed = False
@@ -277,7 +281,10 @@ class PowwowState(State[Action, PowwowView]):
                         "guess", {"seat": seat, "value": action.value, "extra_feather_to": target}
                     )
                 )
-            following = self._step(seat, self.direction)
+            # the next seat in play (`_step`, inlined for the usual move: a guess)
+            following = (seat + self.direction) % self.players
+            if not self.active[following]:
+                following = self._step(seat, self.direction)
             if target is None:
                 self.turn = following
                 return events
@@ -316,6 +323,16 @@ class PowwowState(State[Action, PowwowView]):
 
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
+        if type(outcome) is Draw:  # draw mode's usual chance: checked first
+            stack = self.stack
+            stack.take(outcome.item)
+            self._drawn(outcome.item, events)
+            phase = self.phase
+            if phase == PLAY:
+                return events  # a feather dealt or an extra one, then a turn
+            if phase == DEAL and stack.size and not stack.order:
+                return events  # the deal goes on with another draw (`_advance` would say so)
+            return self._advance(events)
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
             if self.narrate:
@@ -402,7 +419,12 @@ class PowwowState(State[Action, PowwowView]):
         if phase == DEAL:
             seat = self._deal_order[self._deal_next]
             self._deal_next += 1
-            self._wear(seat, feather, False, events)
+            if self.narrate:
+                self._wear(seat, feather, False, events)
+            else:  # `_wear` less its narration: a draw-mode deal makes a chance step of each
+                self.worn[seat].append(feather)
+                if feather == "?":
+                    self._question = True
             if self._deal_next == len(self._deal_order):
                 self.phase = PLAY
                 self.turn = self.first

@@ -45,6 +45,7 @@ _FROM = (np.arange(GUESS_COUNT)[None, :] >= np.arange(GUESS_COUNT + 1)[:, None])
 _HALF = np.vstack([np.eye(len(CODES)) / 2, np.zeros(len(CODES))]).astype(np.float32)
 _SHARE = np.array([1 / FEATHERS.count(code) for code in CODES])
 _NONE = -1000  # no guess
+_OUT = np.iinfo(np.int64).max  # a seat out of the game, where the fewest buzzards win
 _SPAN = GUESS_MAX - GUESS_MIN
 #: what a head shows, by its two codes (each -1 for none) as (first + 1) * 16 + second + 1:
 #: half a feather of each, one row gathered instead of two rows added at every step
@@ -324,9 +325,12 @@ class PowwowBatch:
             np.multiply(guesses, able[:, None], out=out[:, base : base + GUESS_COUNT])
         return out
 
-    def observe(self, viewer: Array | None = None, games: Array | None = None) -> Array:
+    def observe(
+        self, viewer: Array | None = None, games: Array | None = None, ended: bool = False
+    ) -> Array:
         """Every game's encoded view of `viewer` (default: the seat to move) `[B, obs]`, or
-        only those of `games` (then `viewer` is one per game of `games`).
+        only those of `games` (then `viewer` is one per game of `games`); `ended`: the games
+        have just ended, their round's feathers gone (nothing worn: not worked out).
 
         Every column is written (no zeroing first); one-hots and guesses are rows of tables."""
 
@@ -344,16 +348,20 @@ class PowwowBatch:
         out[:, : 2 * N] = self.hot.take(seat * N + turn, axis=0)
         out[:, 2 * N] = rows_of(self.back)
         at = 2 * N + 1
-        seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
-        worn_codes = rows_of(self.worn)
-        worn = worn_codes[:, :, 0] * (len(CODES) + 1)
-        worn += worn_codes[:, :, 1]
-        worn += len(CODES) + 2
-        seen[...] = _PAIR.take(worn, axis=0)
-        seen[np.arange(B), seat] = 0.0  # a seat never sees its own feathers
-        at += N * codes
-        np.multiply(rows_of(self.nworn), 0.5, out=out[:, at : at + N], casting="unsafe")
-        at += N
+        if ended:  # worn and wearing: nothing
+            out[:, at : at + N * codes + N] = 0.0
+            at += N * codes + N
+        else:
+            seen = out[:, at : at + N * codes].reshape(B, N, codes)  # a view: written in place
+            worn_codes = rows_of(self.worn)
+            worn = worn_codes[:, :, 0] * (len(CODES) + 1)
+            worn += worn_codes[:, :, 1]
+            worn += len(CODES) + 2
+            seen[...] = _PAIR.take(worn, axis=0)
+            seen[np.arange(B), seat] = 0.0  # a seat never sees its own feathers
+            at += N * codes
+            np.multiply(rows_of(self.nworn), 0.5, out=out[:, at : at + N], casting="unsafe")
+            at += N
         out[:, at : at + N] = rows_of(self.buzzards) / self.limit
         at += N
         np.logical_not(rows_of(self.active), out=out[:, at : at + N], casting="unsafe")
@@ -380,11 +388,9 @@ class PowwowBatch:
     def _final_views(self, games: Array) -> None:
         """`final_seat`'s view of each game of `games` as it ended: the round counted, its
         feathers gone to the used pile, nobody to move."""
-        N, codes = self.players, len(CODES)
-        out = self.observe(np.full(len(games), self.final_seat, np.int64), games)
+        N = self.players
+        out = self.observe(np.full(len(games), self.final_seat, np.int64), games, ended=True)
         out[:, N : 2 * N] = 0.0
-        at = 2 * N + 1
-        out[:, at : at + N * codes + N] = 0.0
         for row, b in enumerate(games.tolist()):
             self.final[b] = out[row]
 
@@ -507,7 +513,7 @@ class PowwowBatch:
 
     def _end(self, e: Array, rewards: Array, over: Array, scores: Array) -> None:
         """The games `e` ended: their rewards, termination, scores and log."""
-        buzzards = np.where(self.active[e], self.buzzards[e], np.iinfo(np.int64).max)
+        buzzards = np.where(self.active[e], self.buzzards[e], _OUT)
         won = buzzards == buzzards.min(axis=1, keepdims=True)
         rewards[e] = self.results.take(won @ self.powers, axis=0)
         over[e] = True

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from campfire.games.wakatanka.actions import (
@@ -93,6 +94,8 @@ class WakatankaState(State[Action, WakatankaView]):
         self.opening_events = self._advance([])
 
     # --- kernel API ------------------------------------------------------------------------
+    to_move_attribute = "turn"
+
     @property
     def to_move(self) -> int | None:
         return self.turn
@@ -174,7 +177,31 @@ class WakatankaState(State[Action, WakatankaView]):
         return f"{action!r} is not a Waka Tanka action"
 
     def _act(self, action: Action) -> list[Event]:
-        events = self._turn(action)
+        # the turn's kind picked here, not in a helper: OpenSpiel's loop calls this at every
+        # turn, and a Python call is a fair share of a turn's cost
+        seat = self.turn
+        assert seat is not None
+        if type(action) is Play:  # the usual turn: its rules here, narration apart
+            tile = TILE_INDEX[action.tile]
+            card = CARD_INDEX[action.card]
+            self.turns.append(_PLAY_TURNS[seat][tile])
+            self.hands[seat][card] -= 1
+            left = self.hand_size[seat] = self.hand_size[seat] - 1
+            self.stacks[tile] = (*self.stacks[tile], (card, seat))
+            self.marker = tile
+            self.last_play = (seat, tile)
+            self.last_card = left == 0
+            self.turn = (seat + 1) % self.players
+            events = self._play_events(seat, tile, card) if self.narrate else []
+        elif type(action) is Spell:
+            tile = TILE_INDEX[action.tile]
+            self.turns.append(_SPELL_TURNS[seat][tile])
+            events = self._spell(seat, tile)
+        elif type(action) is Call:
+            self.turns.append(_CALL_TURNS[seat])
+            events = self._call(seat)
+        else:
+            events = self._accept(seat)
         limit = self.options.max_turns
         if limit is not None and self.phase != OVER and len(self.turns) >= limit:
             # a research variant's last turn: the most tokens win, then the fewest cards
@@ -185,23 +212,7 @@ class WakatankaState(State[Action, WakatankaView]):
             self._end(winners, "turns", events)
         return events
 
-    def _turn(self, action: Action) -> list[Event]:
-        seat = self.turn
-        assert seat is not None
-        kind = type(action)
-        if kind is Play:
-            assert isinstance(action, Play)
-            tile = TILE_INDEX[action.tile]
-            self.turns.append(_PLAY_TURNS[seat][tile])
-            return self._play(seat, tile, CARD_INDEX[action.card])
-        if kind is Call:
-            self.turns.append(_CALL_TURNS[seat])
-            return self._call(seat)
-        if kind is Spell:
-            assert isinstance(action, Spell)
-            tile = TILE_INDEX[action.tile]
-            self.turns.append(_SPELL_TURNS[seat][tile])
-            return self._spell(seat, tile)
+    def _accept(self, seat: int) -> list[Event]:
         self.turns.append(_ACCEPT_TURNS[seat])
         assert self.last_play is not None
         winner = self.last_play[0]
@@ -209,16 +220,8 @@ class WakatankaState(State[Action, WakatankaView]):
         self._end([winner], "last card", events)
         return events
 
-    def _play(self, seat: int, tile: int, card: int) -> list[Event]:
-        self.hands[seat][card] -= 1
-        self.hand_size[seat] -= 1
-        self.stacks[tile] = (*self.stacks[tile], (card, seat))
-        self.marker = tile
-        self.last_play = (seat, tile)
-        self.last_card = self.hand_size[seat] == 0
-        self.turn = (seat + 1) % self.players
-        if not self.narrate:
-            return []
+    def _play_events(self, seat: int, tile: int, card: int) -> list[Event]:
+        """What a play narrates (the rules of a play are in `_act`)."""
         events = [
             Event("play", {"seat": seat, "tile": TILES[tile], "hand_size": self.hand_size[seat]}),
             Event(
@@ -231,11 +234,6 @@ class WakatankaState(State[Action, WakatankaView]):
             events.append(Event("last_card", {"seat": seat}))
         return events
 
-    def _reveal(self, tile: int) -> tuple[Pile, tuple[tuple[int, str], ...]]:
-        cards = self.stacks[tile]
-        self.stacks[tile] = ()
-        return cards, tuple((placer, CARDS[card]) for card, placer in cards)
-
     def _take(self, seat: int, cards: Pile) -> None:
         hand = self.hands[seat]
         for card, _ in cards:
@@ -246,11 +244,13 @@ class WakatankaState(State[Action, WakatankaView]):
         assert self.last_play is not None
         player, tile = self.last_play
         last_card = self.last_card
-        cards, shown = self._reveal(tile)
+        cards = self.stacks[tile]  # turned face up (`_reveal`, inlined)
+        self.stacks[tile] = ()
+        shown = tuple(map(_named, cards))
         bluff = cards[-1][0] != tile
         taker = player if bluff else seat
         self._take(taker, cards)
-        self.reveals.append(Reveal(seat, "call", TILES[tile], shown, bluff, taker))
+        self.reveals.append(_new_tuple(Reveal, (seat, "call", TILES[tile], shown, bluff, taker)))
         events: list[Event] = []
         if self.narrate:
             data = {
@@ -274,15 +274,17 @@ class WakatankaState(State[Action, WakatankaView]):
         return events
 
     def _spell(self, seat: int, tile: int) -> list[Event]:
-        cards, shown = self._reveal(tile)
-        success = sum(1 for card, _ in cards if card == tile) >= 2
+        cards = self.stacks[tile]  # turned face up (`_reveal`, inlined)
+        self.stacks[tile] = ()
+        shown = tuple(map(_named, cards))
+        success = list(map(_card_of, cards)).count(tile) >= 2
         taker = None if success else seat
         if success:
             self.removed.extend(CARDS[card] for card, _ in cards)
             self.removed.sort()
         else:
             self._take(seat, cards)
-        self.reveals.append(Reveal(seat, "spell", TILES[tile], shown, success, taker))
+        self.reveals.append(_new_tuple(Reveal, (seat, "spell", TILES[tile], shown, success, taker)))
         events: list[Event] = []
         if self.narrate:
             data = {
@@ -318,6 +320,17 @@ class WakatankaState(State[Action, WakatankaView]):
     # --- chance ----------------------------------------------------------------------------
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
+        if type(outcome) is Draw:  # the deal's draws: most chance steps in draw mode
+            item = outcome.item
+            stack = self.stack
+            stack.take(item)
+            seat = (self.options.first_player + self._deal_next) % self.players  # `_deal_one`
+            self._deal_next += 1
+            self.hands[seat][CARD_INDEX[item]] += 1
+            self.hand_size[seat] += 1
+            if stack.size:  # more to deal (`_advance` would find nothing to do)
+                return events
+            return self._advance(events)
         if isinstance(outcome, Shuffle):
             self.stack.set_order(outcome.order)
             if self.narrate:
@@ -434,6 +447,14 @@ _SEEN = {
 _PLAY_TURNS = tuple(tuple(Turn(seat, "play", tile) for tile in TILES) for seat in range(6))
 _SPELL_TURNS = tuple(tuple(Turn(seat, "spell", tile) for tile in TILES) for seat in range(6))
 _CALL_TURNS = tuple(Turn(seat, "call") for seat in range(6))
+#: a named tuple made without its Python-level constructor (a reveal at every call and spell)
+_new_tuple = tuple.__new__
+#: what a reveal shows of a placed card, by the pile's `(card index, placer)`: (placer, name)
+_NAMED: dict[tuple[int, int], tuple[int, str]] = {
+    (c, placer): (placer, CARDS[c]) for c in range(len(CARDS)) for placer in range(6)
+}
+_named = _NAMED.__getitem__
+_card_of = itemgetter(0)
 _ACCEPT_TURNS = tuple(Turn(seat, "accept") for seat in range(6))
 
 
