@@ -186,6 +186,7 @@ def test_a_browser_opening_a_refused_address_gets_a_page_and_api_clients_get_jso
     expect(page.locator("main.refusal h1")).to_have_text("Nothing here")
     expect(page.get_by_role("link", name="Try again")).to_have_attribute("href", "/rules/chess")
     refused = client.http.get("/rules/chess").json()
-    assert refused == {"error": "unknown game 'chess' (games: powwow, wakatanka)"}
+    assert refused["error"] == "unknown game 'chess' (games: powwow, wakatanka)"
+    assert refused["key"] == "unknown game {name} (games: {games})"
     # the browser's console notes the two refused loads, and nothing else
     assert len(watched.errors) == 2 and other_errors(watched.errors[:1]) == [], watched.errors
