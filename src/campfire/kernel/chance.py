@@ -24,6 +24,9 @@ from itertools import compress
 from operator import getitem
 from typing import Literal
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
+
 ChanceMode = Literal["shuffle", "draw"]
 
 
@@ -134,7 +137,9 @@ class ChanceSpec:
     def outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Every outcome with its probability; a whole shuffle is not enumerable."""
         if self.kind == "shuffle":
-            raise ValueError("a whole shuffle has too many outcomes to list; use draw mode")
+            raise ValueError(
+                Refusal(N_("a whole shuffle has too many outcomes to list; use draw mode"))
+            )
         counts = self.counts
         share = 1 / sum(counts.values())
         if self.kind == "draw":
