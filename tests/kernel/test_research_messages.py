@@ -18,7 +18,7 @@ from campfire.kernel.errors import IllegalAction, OptionError
 
 
 def refused(call: object, *args: object) -> BaseException:
-    with pytest.raises((ValueError, OptionError, IllegalAction)) as caught:
+    with pytest.raises((ValueError, OptionError, IllegalAction, RuntimeError)) as caught:
         call(*args)  # type: ignore[operator]
     return caught.value
 
@@ -89,3 +89,20 @@ def test_a_view_that_cannot_be_filled_in_says_so_in_german() -> None:
     assert told(wrong, "de", "seat {seat} wears {size} feathers, not {given}").startswith(
         "Platz 0 trägt"
     )
+
+
+def test_the_environments_refusals_are_english_and_told_in_french_and_italian() -> None:
+    from campfire.envs.gymnasium_env import CampfireEnv
+    from campfire.envs.vector import VectorEnv
+
+    seat = refused(lambda: CampfireEnv("powwow", players=3, seat=7))
+    assert str(seat) == "seat must be 0..2, not 7"
+    assert told(seat, "fr", "seat must be 0..{last}, not {seat}") == (
+        "seat doit être dans 0..2, pas 7"
+    )
+    size = refused(lambda: VectorEnv("powwow", num_envs=0))
+    assert told(size, "it", "num_envs must be a whole number of at least 1, not {value}") == (
+        "num_envs deve essere un numero intero di almeno 1, non 0"
+    )
+    unready = refused(CampfireEnv("powwow", players=3).step, 0)
+    told(unready, "de", "call reset() before using the environment")

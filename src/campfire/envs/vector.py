@@ -38,8 +38,9 @@ from gymnasium.vector.utils import batch_space
 
 from campfire.envs.opponents import Opponent, RandomPolicy, research_options
 from campfire.envs.opponents import opponents as resolve_opponents
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot
-from campfire.kernel.errors import CampfireError
+from campfire.kernel.errors import CampfireError, Refusal
 from campfire.kernel.records import Record
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, State
@@ -232,16 +233,30 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+            raise ValueError(
+                Refusal(
+                    N_("num_envs must be a whole number of at least 1, not {value}"),
+                    value=repr(num_envs),
+                )
+            )
         self.players = self.game.default_players if players is None else players
         self.options = dict(options)
         self.encoding = self.game.encoding(self.players, self.options)  # OptionError when bad
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+            raise ValueError(
+                Refusal(
+                    N_("seat must be 0..{last}, not {seat}"), last=self.players - 1, seat=repr(seat)
+                )
+            )
         if max_steps is not None and (
             not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
         ):
-            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+            raise ValueError(
+                Refusal(
+                    N_("max_steps must be a positive whole number, not {value}"),
+                    value=repr(max_steps),
+                )
+            )
         self.seat = seat
         self.max_steps = max_steps
         self.opponents: list[Opponent] | None = None
@@ -252,19 +267,32 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         needs_states = any(o.factory is not None for o in self.opponents or [])
         engines = _batch_engines()
         if engine not in ("auto", "numpy", "kernel"):
-            raise ValueError(f"engine must be auto, numpy or kernel, not {engine!r}")
+            raise ValueError(
+                Refusal(N_("engine must be auto, numpy or kernel, not {value}"), value=repr(engine))
+            )
         if engine == "numpy" and self.game.name not in engines:
-            raise ValueError(f"{self.game.title} has no NumPy engine: use engine='kernel'")
+            raise ValueError(
+                Refusal(N_("{game} has no NumPy engine: use engine='kernel'"), game=self.game.title)
+            )
         if engine == "numpy" and needs_states:
             raise ValueError(
-                "Campfire bots as opponents need the kernel engine (engine='kernel' or 'auto'); "
-                "the NumPy engine takes 'random', 'rule' or policies"
+                Refusal(
+                    N_(
+                        "Campfire bots as opponents need the kernel engine (engine='kernel' or"
+                        " 'auto'); the NumPy engine takes 'random', 'rule' or policies"
+                    )
+                )
             )
         research = research_options(getattr(self.encoding, "options", None))
         if engine == "numpy" and research:
             raise ValueError(
-                f"a research variant ({', '.join(research)}) runs on the kernel engine only "
-                "(engine='kernel' or 'auto')"
+                Refusal(
+                    N_(
+                        "a research variant ({options}) runs on the kernel engine only"
+                        " (engine='kernel' or 'auto')"
+                    ),
+                    options=", ".join(research),
+                )
             )
         self.batch: Batch
         if engine != "kernel" and self.game.name in engines and not needs_states and not research:
@@ -308,8 +336,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         opponents (None: a fresh seed, or the constructor's at the first reset)."""
         if options:
             raise ValueError(
-                "game options are given when the batch is made, not at reset: "
-                f"VectorEnv(..., {', '.join(f'{k}=...' for k in options)})"
+                Refusal(
+                    N_(
+                        "game options are given when the batch is made, not at reset:"
+                        " VectorEnv(..., {options})"
+                    ),
+                    options=", ".join(f"{k}=..." for k in options),
+                )
             )
         if seed is None and not self._started:
             seed = self._first_seed
@@ -336,7 +369,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         that ends or is truncated starts again in the same step: its last observation is in
         ``info["final_obs"]``, its results in ``info["final_info"]``."""
         if not self._started:
-            raise CampfireError("call reset() before step()")
+            raise CampfireError(Refusal(N_("call reset() before step()")))
         chosen = self._check(actions)
         returns, scores, done = self._blank()
         self.batch.final.clear()
@@ -388,9 +421,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def observe(self, seat: int) -> Array:
         """The encoded view of `seat` in every game `[B, obs]` (whoever is to move)."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+            raise ValueError(
+                Refusal(
+                    N_("seat must be 0..{last}, not {seat}"), last=self.players - 1, seat=repr(seat)
+                )
+            )
         if not self._started:
-            raise CampfireError("call reset() before observe()")
+            raise CampfireError(Refusal(N_("call reset() before observe()")))
         return self.batch.observe(np.full(self.num_envs, seat, np.int64))
 
     # --- inside ----------------------------------------------------------------------------
@@ -461,8 +498,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 chosen = np.asarray(policy(observations[here], masks[here]))
                 if chosen.shape != (len(here),) or chosen.dtype.kind not in "iu":
                     raise ValueError(
-                        f"an opponent's policy returned {chosen.dtype} actions of shape "
-                        f"{chosen.shape} for {len(here)} games: one whole number per game"
+                        Refusal(
+                            N_(
+                                "an opponent's policy returned {dtype} actions of shape {shape}"
+                                " for {games} games: one whole number per game"
+                            ),
+                            dtype=str(chosen.dtype),
+                            shape=str(chosen.shape),
+                            games=len(here),
+                        )
                     )
                 actions[here] = chosen
             self._apply(self._checked(actions, masks, waiting), returns, scores, done, finals)
@@ -478,8 +522,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if bad.any():
             b = int(here[np.flatnonzero(bad)[0]])
             raise ValueError(
-                f"game {b}: the opponent at seat {int(self.batch.turn[b])} chose action "
-                f"{int(actions[b])}, which is not legal there"
+                Refusal(
+                    N_(
+                        "game {game}: the opponent at seat {seat} chose action {action},"
+                        " which is not legal there"
+                    ),
+                    game=b,
+                    seat=int(self.batch.turn[b]),
+                    action=int(actions[b]),
+                )
             )
         return actions
 
@@ -502,25 +553,46 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(
-                f"step takes one action per game: shape ({self.num_envs},), not {chosen.shape}"
+                Refusal(
+                    N_("step takes one action per game: shape ({games},), not {shape}"),
+                    games=self.num_envs,
+                    shape=str(chosen.shape),
+                )
             )
         if chosen.dtype.kind not in "iu":
             if chosen.dtype.kind == "f" and np.all(chosen == np.floor(chosen)):
                 chosen = chosen.astype(np.int64)
             else:
-                raise ValueError(f"actions must be whole numbers, not {chosen.dtype}")
+                raise ValueError(
+                    Refusal(
+                        N_("actions must be whole numbers, not {dtype}"), dtype=str(chosen.dtype)
+                    )
+                )
         outside = (chosen < 0) | (chosen >= self.num_actions)
         if outside.any():
             b = int(np.flatnonzero(outside)[0])
             raise ValueError(
-                f"game {b}: action {int(chosen[b])} is not in 0..{self.num_actions - 1}"
+                Refusal(
+                    N_("game {game}: action {action} is not in 0..{last}"),
+                    game=b,
+                    action=int(chosen[b]),
+                    last=self.num_actions - 1,
+                )
             )
         legal = self._mask[self._rows, chosen]
         if not legal.all():
             b = int(np.flatnonzero(legal == 0)[0])
             action = int(chosen[b])
             raise ValueError(
-                f"game {b}: action {action} ({self.game.text.command(self._actions[action])}) "
-                f"is not legal for seat {int(self.batch.turn[b])} (see info['action_mask'])"
+                Refusal(
+                    N_(
+                        "game {game}: action {action} ({command}) is not legal for seat {seat}"
+                        " (see info['action_mask'])"
+                    ),
+                    game=b,
+                    action=action,
+                    command=self.game.text.command(self._actions[action]),
+                    seat=int(self.batch.turn[b]),
+                )
             )
         return chosen.astype(np.int64)
