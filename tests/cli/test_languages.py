@@ -317,3 +317,15 @@ def test_db_upgrade_tells_what_it_did_in_the_language(tmp_path: Path) -> None:
     assert broken.stderr.startswith(
         "campfire: impossible de mettre à jour la base de données 'nosuch://x' : "
     ), broken.stderr
+
+
+def test_serve_and_db_upgrade_help_in_the_language() -> None:
+    serve = campfire("serve", "--help", "--lang", "fr")
+    assert serve.returncode == 0, serve.stderr
+    said = " ".join(serve.stdout.split())  # the help is wrapped to the terminal
+    assert "Servir le salon et les tables à http://HOST:PORT" in said
+    assert "secondes qu'un bot attend avant de jouer" in said
+    assert "seconds a bot waits" not in said
+    upgrade = campfire("db", "upgrade", "--help", env={"LANG": "es_ES.UTF-8"})
+    assert upgrade.returncode == 0, upgrade.stderr
+    assert "Crea las tablas" in " ".join(upgrade.stdout.split())

@@ -18,80 +18,86 @@ DEFAULT_DB = "sqlite:///data/campfire.sqlite3"
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    host: Annotated[str, typer.Option(help=N_("address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("port to listen on"))] = 8000,
     db: Annotated[
-        str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
+        str, typer.Option(help=N_("database URL: SQLite file (default) or postgresql://..."))
     ] = DEFAULT_DB,
     redis: Annotated[
         str | None,
         typer.Option(
-            help="Redis URL (redis://host:6379/0): lets several processes serve one database"
+            help=N_("Redis URL (redis://host:6379/0): lets several processes serve one database")
         ),
     ] = None,
     workers: Annotated[
-        int, typer.Option(help="server processes on this port (more than 1 needs --redis)")
+        int, typer.Option(help=N_("server processes on this port (more than 1 needs --redis)"))
     ] = 1,
     bot_pause: Annotated[
-        float, typer.Option(help="seconds a bot waits before it plays, so people can follow")
+        float, typer.Option(help=N_("seconds a bot waits before it plays, so people can follow"))
     ] = 1.0,
     seed: Annotated[
-        int | None, typer.Option(help="fix the shuffles and the bots (for tests and demos)")
+        int | None, typer.Option(help=N_("fix the shuffles and the bots (for tests and demos)"))
     ] = None,
     away_seconds: Annotated[
         float,
         typer.Option(
-            help="seconds a player must be away before others may give their seat to a bot"
+            help=N_("seconds a player must be away before others may give their seat to a bot")
         ),
     ] = 60.0,
     tables_per_minute: Annotated[
-        int, typer.Option(help="new tables one address may open in a minute")
+        int, typer.Option(help=N_("new tables one address may open in a minute"))
     ] = 30,
     signin_per_account: Annotated[
         int,
-        typer.Option(help="password sign-ins one account may be tried with in the window"),
+        typer.Option(help=N_("password sign-ins one account may be tried with in the window")),
     ] = 10,
     signin_per_address: Annotated[
         int,
         typer.Option(
-            help="password sign-ins one address may try in the window (every account together)"
+            help=N_("password sign-ins one address may try in the window (every account together)")
         ),
     ] = 30,
     signin_window: Annotated[
-        float, typer.Option(help="seconds the sign-in limits count over")
+        float, typer.Option(help=N_("seconds the sign-in limits count over"))
     ] = 300.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
-            help="compress WebSocket messages (less traffic, about a third more server CPU)"
+            help=N_("compress WebSocket messages (less traffic, about a third more server CPU)")
         ),
     ] = False,
     waiting_hours: Annotated[
         float,
-        typer.Option(help="hours a table waits for its players before it closes"),
+        typer.Option(help=N_("hours a table waits for its players before it closes")),
     ] = 24.0,
     waiting_per_address: Annotated[
         int,
         typer.Option(
-            help="tables waiting for players that one address may have at once (players "
-            "behind one school or carrier address share it)"
+            help=N_(
+                "tables waiting for players that one address may have at once (players "
+                "behind one school or carrier address share it)"
+            )
         ),
     ] = 10,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
-            help="proxies (comma-separated addresses, or *) whose X-Forwarded-For is trusted; "
-            "default: none"
+            help=N_(
+                "proxies (comma-separated addresses, or *) whose X-Forwarded-For is trusted; "
+                "default: none"
+            )
         ),
     ] = None,
     log_format: Annotated[
-        str, typer.Option(help="log lines as 'text' or 'json' (one JSON object a line)")
+        str, typer.Option(help=N_("log lines as 'text' or 'json' (one JSON object a line)"))
     ] = "text",
     drain_seconds: Annotated[
         float,
         typer.Option(
-            help="on SIGTERM: seconds to hand the tables over, tell the sockets to reconnect "
-            "and finish the writes before exiting"
+            help=N_(
+                "on SIGTERM: seconds to hand the tables over, tell the sockets to reconnect "
+                "and finish the writes before exiting"
+            )
         ),
     ] = 10.0,
     lang: Lang = None,
@@ -266,13 +272,13 @@ def _check_redis(url: str) -> None:
         raise RuntimeError(str(error)) from None
 
 
-db_app = typer.Typer(help="The server's database: create or upgrade its layout.")
+db_app = typer.Typer(help=N_("The server's database: create or upgrade its layout."))
 
 
 @db_app.command("upgrade")
 def upgrade(
     db: Annotated[
-        str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
+        str, typer.Option(help=N_("database URL: SQLite file (default) or postgresql://..."))
     ] = DEFAULT_DB,
     lang: Lang = None,
 ) -> None:
