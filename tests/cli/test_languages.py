@@ -265,3 +265,67 @@ def test_help_is_told_in_the_language_of_lang_or_the_environment() -> None:
             said = getattr(param, "help", None)
             if said:
                 assert translator("es").gettext(said) != said, (name, said)
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "lang", "message", "values"),
+    [
+        (
+            ["--port", "0", "--lang", "fr"],
+            {},
+            "fr",
+            "--port must be between 1 and 65535, not {value}",
+            {"value": 0},
+        ),
+        (
+            ["--workers", "2"],
+            {"LANG": "de_DE.UTF-8"},
+            "de",
+            "--workers above 1 needs --redis: the processes share tables through Redis",
+            {},
+        ),
+        (
+            ["--log-format", "xml", "--lang", "es"],
+            {},
+            "es",
+            "--log-format must be one of {formats}, not {value}",
+            {"formats": "text, json", "value": "'xml'"},
+        ),
+    ],
+)
+def test_serve_refuses_its_flags_in_the_language(
+    args: list[str], env: dict[str, str], lang: str, message: str, values: dict[str, object]
+) -> None:
+    line = one_line(campfire("serve", *args, env=env))
+    said = translator(lang).gettext(message, **values)
+    assert line == f"campfire: {said}"
+    assert said != message.format(**values)
+
+
+def test_db_upgrade_tells_what_it_did_in_the_language(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'campfire.sqlite3'}"
+    first = campfire("db", "upgrade", "--db", url, "--lang", "de")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith("Datenbank von Revision keiner auf "), first.stdout
+    again = campfire("db", "upgrade", "--db", url, env={"LC_ALL": "it_IT.UTF-8"})
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("il database è aggiornato (revisione "), again.stdout
+    english = campfire("db", "upgrade", "--db", url)
+    assert english.stdout.startswith("the database is up to date (revision "), english.stdout
+    broken = campfire("db", "upgrade", "--db", "nosuch://x", "--lang", "fr")
+    assert broken.returncode == 2
+    assert broken.stderr.startswith(
+        "campfire: impossible de mettre à jour la base de données 'nosuch://x' : "
+    ), broken.stderr
+
+
+def test_serve_and_db_upgrade_help_in_the_language() -> None:
+    serve = campfire("serve", "--help", "--lang", "fr")
+    assert serve.returncode == 0, serve.stderr
+    said = " ".join(serve.stdout.split())  # the help is wrapped to the terminal
+    assert "Servir le salon et les tables à http://HOST:PORT" in said
+    assert "secondes qu'un bot attend avant de jouer" in said
+    assert "seconds a bot waits" not in said
+    upgrade = campfire("db", "upgrade", "--help", env={"LANG": "es_ES.UTF-8"})
+    assert upgrade.returncode == 0, upgrade.stderr
+    assert "Crea las tablas" in " ".join(upgrade.stdout.split())

@@ -68,6 +68,9 @@ COMMAND_HELP = (
         "where one was lost, accuracy per seat. `--json` is the same in every language (its notes\n"
         "English); the words are told in `--lang`."
     ),
+    N_("Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."),
+    N_("The server's database: create or upgrade its layout."),
+    N_("Create the tables, or bring an older database to the newest layout (nothing is lost)."),
 )
 
 

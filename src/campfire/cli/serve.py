@@ -11,99 +11,112 @@ from typing import Annotated, Any
 
 import typer
 
-from campfire.cli.common import fail
+from campfire.cli.common import Lang, chosen, fail, spoken
+from campfire.i18n import N_
 
 DEFAULT_DB = "sqlite:///data/campfire.sqlite3"
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port to listen on")] = 8000,
+    host: Annotated[str, typer.Option(help=N_("address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help=N_("port to listen on"))] = 8000,
     db: Annotated[
-        str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
+        str, typer.Option(help=N_("database URL: SQLite file (default) or postgresql://..."))
     ] = DEFAULT_DB,
     redis: Annotated[
         str | None,
         typer.Option(
-            help="Redis URL (redis://host:6379/0): lets several processes serve one database"
+            help=N_("Redis URL (redis://host:6379/0): lets several processes serve one database")
         ),
     ] = None,
     workers: Annotated[
-        int, typer.Option(help="server processes on this port (more than 1 needs --redis)")
+        int, typer.Option(help=N_("server processes on this port (more than 1 needs --redis)"))
     ] = 1,
     bot_pause: Annotated[
-        float, typer.Option(help="seconds a bot waits before it plays, so people can follow")
+        float, typer.Option(help=N_("seconds a bot waits before it plays, so people can follow"))
     ] = 1.0,
     seed: Annotated[
-        int | None, typer.Option(help="fix the shuffles and the bots (for tests and demos)")
+        int | None, typer.Option(help=N_("fix the shuffles and the bots (for tests and demos)"))
     ] = None,
     away_seconds: Annotated[
         float,
         typer.Option(
-            help="seconds a player must be away before others may give their seat to a bot"
+            help=N_("seconds a player must be away before others may give their seat to a bot")
         ),
     ] = 60.0,
     tables_per_minute: Annotated[
-        int, typer.Option(help="new tables one address may open in a minute")
+        int, typer.Option(help=N_("new tables one address may open in a minute"))
     ] = 30,
     signin_per_account: Annotated[
         int,
-        typer.Option(help="password sign-ins one account may be tried with in the window"),
+        typer.Option(help=N_("password sign-ins one account may be tried with in the window")),
     ] = 10,
     signin_per_address: Annotated[
         int,
         typer.Option(
-            help="password sign-ins one address may try in the window (every account together)"
+            help=N_("password sign-ins one address may try in the window (every account together)")
         ),
     ] = 30,
     signin_window: Annotated[
-        float, typer.Option(help="seconds the sign-in limits count over")
+        float, typer.Option(help=N_("seconds the sign-in limits count over"))
     ] = 300.0,
     ws_deflate: Annotated[
         bool,
         typer.Option(
-            help="compress WebSocket messages (less traffic, about a third more server CPU)"
+            help=N_("compress WebSocket messages (less traffic, about a third more server CPU)")
         ),
     ] = False,
     waiting_hours: Annotated[
         float,
-        typer.Option(help="hours a table waits for its players before it closes"),
+        typer.Option(help=N_("hours a table waits for its players before it closes")),
     ] = 24.0,
     waiting_per_address: Annotated[
         int,
         typer.Option(
-            help="tables waiting for players that one address may have at once (players "
-            "behind one school or carrier address share it)"
+            help=N_(
+                "tables waiting for players that one address may have at once (players "
+                "behind one school or carrier address share it)"
+            )
         ),
     ] = 10,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
-            help="proxies (comma-separated addresses, or *) whose X-Forwarded-For is trusted; "
-            "default: none"
+            help=N_(
+                "proxies (comma-separated addresses, or *) whose X-Forwarded-For is trusted; "
+                "default: none"
+            )
         ),
     ] = None,
     log_format: Annotated[
-        str, typer.Option(help="log lines as 'text' or 'json' (one JSON object a line)")
+        str, typer.Option(help=N_("log lines as 'text' or 'json' (one JSON object a line)"))
     ] = "text",
     drain_seconds: Annotated[
         float,
         typer.Option(
-            help="on SIGTERM: seconds to hand the tables over, tell the sockets to reconnect "
-            "and finish the writes before exiting"
+            help=N_(
+                "on SIGTERM: seconds to hand the tables over, tell the sockets to reconnect "
+                "and finish the writes before exiting"
+            )
         ),
     ] = 10.0,
+    lang: Lang = None,
 ) -> None:
     """Serve the lobby and tables at http://HOST:PORT (tables survive a restart)."""
+    chosen(lang)
     import uvicorn
 
     from campfire.server.logs import FORMATS, log_config
     from campfire.server.metrics import MULTIPROC_VARIABLE
 
     if log_format not in FORMATS:
-        fail(f"--log-format must be one of {', '.join(FORMATS)}, not {log_format!r}")
+        fail(
+            N_("--log-format must be one of {formats}, not {value}"),
+            formats=", ".join(FORMATS),
+            value=repr(log_format),
+        )
     if not drain_seconds > 0:
-        fail(f"--drain-seconds must be above 0, not {drain_seconds}")
+        fail(N_("--drain-seconds must be above 0, not {value}"), value=drain_seconds)
     metrics_dir = None
     if workers > 1 and not os.environ.get(MULTIPROC_VARIABLE):
         # every worker counts into files here; a scrape of any worker sums them all. Set
@@ -169,27 +182,30 @@ def _serve(
         logging_config.dictConfig(logging)
 
     if not 0 < port < 65536:
-        fail(f"--port must be between 1 and 65535, not {port}")
+        fail(N_("--port must be between 1 and 65535, not {value}"), value=port)
     if bot_pause < 0:
-        fail(f"--bot-pause cannot be negative ({bot_pause})")
+        fail(N_("--bot-pause cannot be negative ({value})"), value=bot_pause)
     if away_seconds < 0:
-        fail(f"--away-seconds cannot be negative ({away_seconds})")
+        fail(N_("--away-seconds cannot be negative ({value})"), value=away_seconds)
     if tables_per_minute < 1:
-        fail(f"--tables-per-minute must be at least 1, not {tables_per_minute}")
+        fail(N_("--tables-per-minute must be at least 1, not {value}"), value=tables_per_minute)
     if signin_per_account < 1:
-        fail(f"--signin-per-account must be at least 1, not {signin_per_account}")
+        fail(N_("--signin-per-account must be at least 1, not {value}"), value=signin_per_account)
     if signin_per_address < 1:
-        fail(f"--signin-per-address must be at least 1, not {signin_per_address}")
+        fail(N_("--signin-per-address must be at least 1, not {value}"), value=signin_per_address)
     if not 1 <= signin_window <= 86400:
-        fail(f"--signin-window must be between 1 and 86400 seconds, not {signin_window:g}")
+        fail(
+            N_("--signin-window must be between 1 and 86400 seconds, not {value}"),
+            value=f"{signin_window:g}",
+        )
     if not waiting_hours > 0:
-        fail(f"--waiting-hours must be above 0, not {waiting_hours}")
+        fail(N_("--waiting-hours must be above 0, not {value}"), value=waiting_hours)
     if waiting_per_address < 1:
-        fail(f"--waiting-per-address must be at least 1, not {waiting_per_address}")
+        fail(N_("--waiting-per-address must be at least 1, not {value}"), value=waiting_per_address)
     if workers < 1:
-        fail(f"--workers must be at least 1, not {workers}")
+        fail(N_("--workers must be at least 1, not {value}"), value=workers)
     if workers > 1 and redis is None:
-        fail("--workers above 1 needs --redis: the processes share tables through Redis")
+        fail(N_("--workers above 1 needs --redis: the processes share tables through Redis"))
     settings: dict[str, Any] = {
         "db_url": db,
         "bot_pause": bot_pause,
@@ -207,13 +223,16 @@ def _serve(
         try:
             _check_redis(redis)
         except RuntimeError as error:
-            fail(str(error))
+            fail(N_("cannot reach Redis at {url}: {error}"), url=redis, error=error)
     try:
         # opening it here upgrades the schema once and turns a bad URL into one clear line
         app = create_app(**settings)
     except Exception as error:  # a bad URL or an unreachable database: one line, no traceback
-        fail(f"cannot open the database {db!r}: {error}")
-    print(f"Campfire is at http://{host}:{port}/", flush=True)
+        fail(N_("cannot open the database {db}: {error}"), db=repr(db), error=error)
+    print(
+        spoken().gettext(N_("Campfire is at {address}"), address=f"http://{host}:{port}/"),
+        flush=True,
+    )
     options: dict[str, Any] = {
         "host": host,
         "port": port,
@@ -250,19 +269,21 @@ def _check_redis(url: str) -> None:
         client.ping()
         client.close()
     except (ValueError, redis_client.RedisError) as error:
-        raise RuntimeError(f"cannot reach Redis at {url}: {error}") from None
+        raise RuntimeError(str(error)) from None
 
 
-db_app = typer.Typer(help="The server's database: create or upgrade its layout.")
+db_app = typer.Typer(help=N_("The server's database: create or upgrade its layout."))
 
 
 @db_app.command("upgrade")
 def upgrade(
     db: Annotated[
-        str, typer.Option(help="database URL: SQLite file (default) or postgresql://...")
+        str, typer.Option(help=N_("database URL: SQLite file (default) or postgresql://..."))
     ] = DEFAULT_DB,
+    lang: Lang = None,
 ) -> None:
     """Create the tables, or bring an older database to the newest layout (nothing is lost)."""
+    tr = chosen(lang)
     from campfire.server.store import migrate
     from campfire.server.store.storage import Storage
 
@@ -273,11 +294,17 @@ def upgrade(
         after = migrate.current(storage.raw_engine)
         storage.close()
     except Exception as error:
-        fail(f"cannot upgrade the database {db!r}: {error}")
+        fail(N_("cannot upgrade the database {db}: {error}"), db=repr(db), error=error)
     if before == after:
-        print(f"the database is up to date (revision {after})")
+        print(tr.gettext(N_("the database is up to date (revision {revision})"), revision=after))
     else:
-        print(f"upgraded the database from revision {before or 'none'} to {after}")
+        print(
+            tr.gettext(
+                N_("upgraded the database from revision {before} to {after}"),
+                before=before or tr.gettext(N_("none")),
+                after=after,
+            )
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -22,7 +22,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (
     AECOrderEnforcingIterator,
 )
 
-from campfire.kernel.errors import IllegalAction
+from campfire.i18n import N_
+from campfire.kernel.errors import IllegalAction, Refusal
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import State
 
@@ -55,9 +56,18 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
         self.options = options
         self.encoding = self.game.encoding(self.players, options)  # OptionError when bad
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(
+                Refusal(
+                    N_("render_mode must be None or 'ansi', not {value}"), value=repr(render_mode)
+                )
+            )
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+            raise ValueError(
+                Refusal(
+                    N_("max_steps must be a positive whole number, not {value}"),
+                    value=repr(max_steps),
+                )
+            )
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.metadata = {**self.metadata, "name": f"{game_name}_v0"}
@@ -88,7 +98,7 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
     def state_now(self) -> State[Any, Any]:
         """The game being played (call `reset` first)."""
         if self._state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(Refusal(N_("call reset() before using the environment")))
         return self._state
 
     # --- the AEC cycle ---------------------------------------------------------------------
@@ -112,16 +122,31 @@ class CampfireAECEnv(AECEnv[AgentID, Observation, int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         if not isinstance(action, _ACTION_NUMBER) or isinstance(action, bool):
-            raise ValueError(f"{agent} is to act: give an action number, not {action!r}")
+            raise ValueError(
+                Refusal(
+                    N_("{agent} is to act: give an action number, not {action}"),
+                    agent=agent,
+                    action=repr(action),
+                )
+            )
         state = self.state_now
         try:
             move = self.encoding.action(int(action))
         except ValueError as error:
-            raise ValueError(f"{agent}: {error}") from None
+            raise ValueError(
+                Refusal(N_("{agent}: {error}"), agent=agent, error=_said(error))
+            ) from None
         try:
             state.apply(move, seat=self._seat[agent])
         except IllegalAction as error:
-            raise IllegalAction(f"{agent}: action {action} is illegal: {error}") from None
+            raise IllegalAction(
+                Refusal(
+                    N_("{agent}: action {action} is illegal: {error}"),
+                    agent=agent,
+                    action=action,
+                    error=_said(error),
+                )
+            ) from None
         self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         seat = state.to_move
@@ -261,3 +286,9 @@ def wrap_like_classic(env: CampfireAECEnv) -> AECEnv[AgentID, Observation, int]:
     )
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+def _said(error: BaseException) -> object:
+    """An error's reason, keeping its message template when it has one (told at the edge)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)

@@ -24,8 +24,9 @@ from gymnasium import spaces
 
 from campfire.envs.opponents import Policy
 from campfire.envs.opponents import opponents as resolve_opponents
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot
-from campfire.kernel.errors import IllegalAction
+from campfire.kernel.errors import IllegalAction, Refusal
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import State
 
@@ -52,13 +53,26 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.options = options
         self.encoding = self.game.encoding(self.players, options)  # OptionError when bad
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+            raise ValueError(
+                Refusal(
+                    N_("seat must be 0..{last}, not {seat}"), last=self.players - 1, seat=repr(seat)
+                )
+            )
         # ValueError naming the known levels, TypeError for what is no opponent
         self.opponents = resolve_opponents(self.game, opponents, self.players, options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(
+                Refusal(
+                    N_("render_mode must be None or 'ansi', not {value}"), value=repr(render_mode)
+                )
+            )
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+            raise ValueError(
+                Refusal(
+                    N_("max_steps must be a positive whole number, not {value}"),
+                    value=repr(max_steps),
+                )
+            )
         self.seat = seat
         self.levels = [opponent.name for opponent in self.opponents]
         self.max_steps = max_steps
@@ -74,7 +88,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
     @property
     def state_now(self) -> State[Any, Any]:
         if self._state is None:
-            raise RuntimeError("call reset() before using the environment")
+            raise RuntimeError(Refusal(N_("call reset() before using the environment")))
         return self._state
 
     def reset(
@@ -103,7 +117,7 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
     ) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         state = self.state_now
         if state.is_terminal:
-            raise RuntimeError("the game is over: call reset()")
+            raise RuntimeError(Refusal(N_("the game is over: call reset()")))
         try:
             move = self.encoding.action(int(action))
             state.apply(move, seat=self.seat)
@@ -158,10 +172,22 @@ class CampfireEnv(gymnasium.Env[np.ndarray, np.int64]):
         observation = np.frombuffer(self.encoding.observe(state.view(seat)), np.float32)
         chosen = np.asarray(self._policies[seat](observation, mask))
         if chosen.size != 1 or chosen.dtype.kind not in "iu":
-            raise ValueError(f"the policy at seat {seat} returned {chosen!r}, not one action")
+            raise ValueError(
+                Refusal(
+                    N_("the policy at seat {seat} returned {chosen}, not one action"),
+                    seat=seat,
+                    chosen=repr(chosen),
+                )
+            )
         index = int(chosen.reshape(-1)[0])
         if not 0 <= index < len(mask) or not mask[index]:
-            raise ValueError(f"the policy at seat {seat} chose action {index}, not legal there")
+            raise ValueError(
+                Refusal(
+                    N_("the policy at seat {seat} chose action {index}, not legal there"),
+                    seat=seat,
+                    index=index,
+                )
+            )
         return self.encoding.action(index)
 
     def _observation(self) -> np.ndarray:

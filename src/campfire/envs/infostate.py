@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
 from campfire.kernel.state import PlayerMove, State
 
 
@@ -96,7 +98,13 @@ class PowwowInfostate:
         self._worn(out, at, view.feathers)
         at += n * 2 * c
         if len(view.turns) > self.max_turns:
-            raise ValueError(f"a round of {len(view.turns)} turns is longer than {self.max_turns}")
+            raise ValueError(
+                Refusal(
+                    N_("a round of {turns} turns is longer than {most}"),
+                    turns=len(view.turns),
+                    most=self.max_turns,
+                )
+            )
         for seat, action in view.turns:
             out[at + seat] = 1.0
             out[at + n + self._kinds[type(action)]] = 1.0
@@ -109,7 +117,13 @@ class PowwowInfostate:
             at += self.turn_size
         at += (self.max_turns - len(view.turns)) * self.turn_size
         if len(view.rounds) > self.max_rounds:
-            raise ValueError(f"{len(view.rounds)} rounds are more than {self.max_rounds}")
+            raise ValueError(
+                Refusal(
+                    N_("{rounds} rounds are more than {most}"),
+                    rounds=len(view.rounds),
+                    most=self.max_rounds,
+                )
+            )
         for result in view.rounds:
             out[at + result.first_player] = 1.0
             self._worn(out, at + n, result.worn)
@@ -186,7 +200,13 @@ class WakatankaInfostate:
     def tensor(self, view: Any, past: list[list[tuple[int, int]]]) -> np.ndarray:
         n = self.players
         if len(view.turns) > self.max_turns:
-            raise ValueError(f"{len(view.turns)} turns are more than the {self.max_turns} declared")
+            raise ValueError(
+                Refusal(
+                    N_("{turns} turns are more than the {most} declared"),
+                    turns=len(view.turns),
+                    most=self.max_turns,
+                )
+            )
         out = np.zeros(self.size, np.float32)
         observed = self.encoding.observe(view)
         at = len(observed)

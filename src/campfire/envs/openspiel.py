@@ -29,6 +29,7 @@ import numpy as np
 import pyspiel
 
 from campfire.envs.infostate import PowwowInfostate, WakatankaInfostate, moves
+from campfire.i18n import N_
 from campfire.kernel.chance import (
     ChanceOutcome,
     ChanceSpec,
@@ -39,6 +40,7 @@ from campfire.kernel.chance import (
     drawn,
 )
 from campfire.kernel.encoding import Encoding
+from campfire.kernel.errors import Refusal
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, PlayerMove, State
 
@@ -363,7 +365,12 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
     ) -> ViewObserver | InfostateObserver | PrivateObserver:
         if params:
-            raise ValueError(f"observer parameters are not supported, got {dict(params)}")
+            raise ValueError(
+                Refusal(
+                    N_("observer parameters are not supported, got {params}"),
+                    params=str(dict(params)),
+                )
+            )
         kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
         private = kind.private_info
         single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
@@ -371,8 +378,12 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
             return PrivateObserver(self.encoding, self.campfire_name)
         if not kind.public_info or private == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ValueError(
-                "observations come from one seat's view, the public view, or (without the "
-                "public part and perfect recall) what one seat alone sees"
+                Refusal(
+                    N_(
+                        "observations come from one seat's view, the public view, or (without"
+                        " the public part and perfect recall) what one seat alone sees"
+                    )
+                )
             )
         if kind.perfect_recall:
             return InfostateObserver(self.infostate(), single)
@@ -443,7 +454,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         if current == _CHANCE:
             return [number for number, _ in self.chance_outcomes()]
         if player is not None and player < 0:
-            raise ValueError(f"legal actions of pseudo-player {player} asked")
+            raise ValueError(
+                Refusal(N_("legal actions of pseudo-player {player} asked"), player=player)
+            )
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -463,7 +476,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         if outcomes is None:
             spec = box.state.chance_due()
             if spec is None:
-                raise ValueError("no chance outcome is due")
+                raise ValueError(Refusal(N_("no chance outcome is due")))
             outcomes = box.chance = box.tables.chance_pairs(spec)
             box.spec = spec
             box.version = len(box.state.history)
@@ -495,7 +508,13 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                     return
             actions = box.tables.actions
             if not 0 <= action < len(actions):
-                raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
+                raise ValueError(
+                    Refusal(
+                        N_("action {action} is not in 0..{last}"),
+                        action=action,
+                        last=len(actions) - 1,
+                    )
+                )
             state.apply(actions[action])
             box.legal = None
         else:
@@ -548,7 +567,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         """A state `player` cannot tell from this one, what it cannot see drawn at random."""
         state = self.box.state
         if state.to_move is None:
-            raise ValueError("a state can be resampled only when a player is to act")
+            raise ValueError(Refusal(N_("a state can be resampled only when a player is to act")))
         game = self.get_game()
         rng = random.Random(int(sampler() * 2**53))
         sample = state.game.sample_state(state.view(player), rng, chance="draw")
@@ -688,9 +707,17 @@ class CampfireBot(pyspiel.Bot):  # type: ignore[misc]
         from campfire.bots import make_bot
 
         if not isinstance(game, CampfireGame):
-            raise TypeError(f"a CampfireBot plays a Campfire game, not {game}")
+            raise TypeError(
+                Refusal(N_("a CampfireBot plays a Campfire game, not {game}"), game=str(game))
+            )
         if not 0 <= player < game.players:
-            raise ValueError(f"there is no player {player} in a game of {game.players}")
+            raise ValueError(
+                Refusal(
+                    N_("there is no player {player} in a game of {players}"),
+                    player=player,
+                    players=game.players,
+                )
+            )
         self.game = game
         self.player = player
         self.level = level
@@ -699,7 +726,7 @@ class CampfireBot(pyspiel.Bot):  # type: ignore[misc]
     def step(self, state: CampfireState) -> int:
         inner = state.box.state
         if inner.to_move != self.player:
-            raise ValueError(f"it is not player {self.player}'s turn")
+            raise ValueError(Refusal(N_("it is not player {player}'s turn"), player=self.player))
         action = self.bot.choose(inner.view(self.player), inner.legal_actions())
         return int(state.box.encoding.action_index(action))
 

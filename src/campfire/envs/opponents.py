@@ -26,7 +26,9 @@ from typing import Any
 import numpy as np
 
 from campfire.bots import imported_factory, make_bot
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot, BotFactory
+from campfire.kernel.errors import Refusal
 from campfire.kernel.state import Game
 
 Array = np.ndarray[Any, Any]
@@ -74,8 +76,13 @@ def opponent(
             research = research_options(getattr(game.encoding(players, options), "options", None))
             if research:
                 raise ValueError(
-                    f"the 'rule' opponent plays the full game, not a research variant "
-                    f"({', '.join(research)}): give 'random', a level or a policy"
+                    Refusal(
+                        N_(
+                            "the 'rule' opponent plays the full game, not a research variant"
+                            " ({options}): give 'random', a level or a policy"
+                        ),
+                        options=", ".join(research),
+                    )
                 )
             return Opponent(spec, policy=rule_policy(game, players, options))
         if ":" in spec:
@@ -93,12 +100,22 @@ def opponent(
         if _arguments(spec) == 2:
             return Opponent(name, policy=spec)
         raise TypeError(
-            f"{name} takes neither one argument (a bot factory: the seed) nor two (a policy: "
-            "observation and action mask)"
+            Refusal(
+                N_(
+                    "{name} takes neither one argument (a bot factory: the seed) nor two (a"
+                    " policy: observation and action mask)"
+                ),
+                name=name,
+            )
         )
     raise TypeError(
-        f"an opponent is a level name, 'module:factory', a bot, a bot factory or a policy, "
-        f"not {spec!r}"
+        Refusal(
+            N_(
+                "an opponent is a level name, 'module:factory', a bot, a bot factory or a"
+                " policy, not {spec}"
+            ),
+            spec=repr(spec),
+        )
     )
 
 
@@ -110,7 +127,13 @@ def opponents(
     seats = players - 1
     specs = list(spec) if isinstance(spec, list | tuple) else [spec] * seats
     if len(specs) != seats:
-        raise ValueError(f"opponents names {len(specs)} levels for {seats} other seats")
+        raise ValueError(
+            Refusal(
+                N_("opponents names {levels} levels for {seats} other seats"),
+                levels=len(specs),
+                seats=seats,
+            )
+        )
     return [opponent(game, one, players, options, batched) for one in specs]
 
 
@@ -143,7 +166,9 @@ def rule_policy(game: Game[Any], players: int, options: Any = None) -> Policy:
         return _PowwowRule(players, offsets)
     if game.name == "wakatanka":
         return _WakatankaRule(players, offsets)
-    raise ValueError(f"{game.title} has no rule bot: give a level, a bot or a policy")
+    raise ValueError(
+        Refusal(N_("{game} has no rule bot: give a level, a bot or a policy"), game=game.title)
+    )
 
 
 #: Pow Wow's feather codes' values for the estimate (specials count nothing)

@@ -40,8 +40,9 @@ from gymnasium.vector.utils import batch_space
 
 from campfire.envs.opponents import Opponent, RandomPolicy, research_options
 from campfire.envs.opponents import opponents as resolve_opponents
+from campfire.i18n import N_
 from campfire.kernel.bots import Bot
-from campfire.kernel.errors import CampfireError
+from campfire.kernel.errors import CampfireError, Refusal
 from campfire.kernel.records import Record
 from campfire.kernel.registry import get_game
 from campfire.kernel.state import Game, State
@@ -196,8 +197,13 @@ def _autoreset_mode(mode: Any) -> AutoresetMode:
         chosen = None
     if chosen not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
         raise ValueError(
-            "autoreset_mode must be AutoresetMode.SAME_STEP or AutoresetMode.NEXT_STEP "
-            f"('SameStep' or 'NextStep'), not {mode!r}: a game that ends always starts again"
+            Refusal(
+                N_(
+                    "autoreset_mode must be AutoresetMode.SAME_STEP or AutoresetMode.NEXT_STEP "
+                    "('SameStep' or 'NextStep'), not {mode}: a game that ends always starts again"
+                ),
+                mode=repr(mode),
+            )
         )
     return chosen
 
@@ -261,16 +267,30 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         # the instance's own: the class's says the default mode
         self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
         if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+            raise ValueError(
+                Refusal(
+                    N_("num_envs must be a whole number of at least 1, not {value}"),
+                    value=repr(num_envs),
+                )
+            )
         self.players = self.game.default_players if players is None else players
         self.options = dict(options)
         self.encoding = self.game.encoding(self.players, self.options)  # OptionError when bad
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+            raise ValueError(
+                Refusal(
+                    N_("seat must be 0..{last}, not {seat}"), last=self.players - 1, seat=repr(seat)
+                )
+            )
         if max_steps is not None and (
             not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
         ):
-            raise ValueError(f"max_steps must be a positive whole number, not {max_steps!r}")
+            raise ValueError(
+                Refusal(
+                    N_("max_steps must be a positive whole number, not {value}"),
+                    value=repr(max_steps),
+                )
+            )
         self.seat = seat
         self.max_steps = max_steps
         self.opponents: list[Opponent] | None = None
@@ -281,19 +301,32 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         needs_states = any(o.factory is not None for o in self.opponents or [])
         engines = _batch_engines()
         if engine not in ("auto", "numpy", "kernel"):
-            raise ValueError(f"engine must be auto, numpy or kernel, not {engine!r}")
+            raise ValueError(
+                Refusal(N_("engine must be auto, numpy or kernel, not {value}"), value=repr(engine))
+            )
         if engine == "numpy" and self.game.name not in engines:
-            raise ValueError(f"{self.game.title} has no NumPy engine: use engine='kernel'")
+            raise ValueError(
+                Refusal(N_("{game} has no NumPy engine: use engine='kernel'"), game=self.game.title)
+            )
         if engine == "numpy" and needs_states:
             raise ValueError(
-                "Campfire bots as opponents need the kernel engine (engine='kernel' or 'auto'); "
-                "the NumPy engine takes 'random', 'rule' or policies"
+                Refusal(
+                    N_(
+                        "Campfire bots as opponents need the kernel engine (engine='kernel' or"
+                        " 'auto'); the NumPy engine takes 'random', 'rule' or policies"
+                    )
+                )
             )
         research = research_options(getattr(self.encoding, "options", None))
         if engine == "numpy" and research:
             raise ValueError(
-                f"a research variant ({', '.join(research)}) runs on the kernel engine only "
-                "(engine='kernel' or 'auto')"
+                Refusal(
+                    N_(
+                        "a research variant ({options}) runs on the kernel engine only"
+                        " (engine='kernel' or 'auto')"
+                    ),
+                    options=", ".join(research),
+                )
             )
         self.batch: Batch
         if engine != "kernel" and self.game.name in engines and not needs_states and not research:
@@ -339,8 +372,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         opponents (None: a fresh seed, or the constructor's at the first reset)."""
         if options:
             raise ValueError(
-                "game options are given when the batch is made, not at reset: "
-                f"VectorEnv(..., {', '.join(f'{k}=...' for k in options)})"
+                Refusal(
+                    N_(
+                        "game options are given when the batch is made, not at reset:"
+                        " VectorEnv(..., {options})"
+                    ),
+                    options=", ".join(f"{k}=..." for k in options),
+                )
             )
         if seed is None and not self._started:
             seed = self._first_seed
@@ -369,7 +407,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         ``info["final_obs"]``, its results in ``info["final_info"]``) or, in NEXT_STEP mode,
         at the next step, which ignores its action (see the class's docstring)."""
         if not self._started:
-            raise CampfireError("call reset() before step()")
+            raise CampfireError(Refusal(N_("call reset() before step()")))
         restarting = self._autoreset  # NEXT_STEP: these rows' new games are shown now
         next_step = self.autoreset_mode is AutoresetMode.NEXT_STEP
         chosen = self._check(actions, restarting)
@@ -437,9 +475,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def observe(self, seat: int) -> Array:
         """The encoded view of `seat` in every game `[B, obs]` (whoever is to move)."""
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise ValueError(f"seat must be 0..{self.players - 1}, not {seat!r}")
+            raise ValueError(
+                Refusal(
+                    N_("seat must be 0..{last}, not {seat}"), last=self.players - 1, seat=repr(seat)
+                )
+            )
         if not self._started:
-            raise CampfireError("call reset() before observe()")
+            raise CampfireError(Refusal(N_("call reset() before observe()")))
         return self.batch.observe(np.full(self.num_envs, seat, np.int64))
 
     # --- inside ----------------------------------------------------------------------------
@@ -510,8 +552,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 chosen = np.asarray(policy(observations[here], masks[here]))
                 if chosen.shape != (len(here),) or chosen.dtype.kind not in "iu":
                     raise ValueError(
-                        f"an opponent's policy returned {chosen.dtype} actions of shape "
-                        f"{chosen.shape} for {len(here)} games: one whole number per game"
+                        Refusal(
+                            N_(
+                                "an opponent's policy returned {dtype} actions of shape {shape}"
+                                " for {games} games: one whole number per game"
+                            ),
+                            dtype=str(chosen.dtype),
+                            shape=str(chosen.shape),
+                            games=len(here),
+                        )
                     )
                 actions[here] = chosen
             self._apply(self._checked(actions, masks, waiting), returns, scores, done, finals)
@@ -527,8 +576,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if bad.any():
             b = int(here[np.flatnonzero(bad)[0]])
             raise ValueError(
-                f"game {b}: the opponent at seat {int(self.batch.turn[b])} chose action "
-                f"{int(actions[b])}, which is not legal there"
+                Refusal(
+                    N_(
+                        "game {game}: the opponent at seat {seat} chose action {action},"
+                        " which is not legal there"
+                    ),
+                    game=b,
+                    seat=int(self.batch.turn[b]),
+                    action=int(actions[b]),
+                )
             )
         return actions
 
@@ -556,27 +612,48 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             raise ValueError(
-                f"step takes one action per game: shape ({self.num_envs},), not {chosen.shape}"
+                Refusal(
+                    N_("step takes one action per game: shape ({games},), not {shape}"),
+                    games=self.num_envs,
+                    shape=str(chosen.shape),
+                )
             )
         if chosen.dtype.kind not in "iu":
             if chosen.dtype.kind == "f" and np.all(chosen == np.floor(chosen)):
                 chosen = chosen.astype(np.int64)
             else:
-                raise ValueError(f"actions must be whole numbers, not {chosen.dtype}")
+                raise ValueError(
+                    Refusal(
+                        N_("actions must be whole numbers, not {dtype}"), dtype=str(chosen.dtype)
+                    )
+                )
         if ignored.any():
             chosen = np.where(ignored, 0, chosen)
         outside = (chosen < 0) | (chosen >= self.num_actions)
         if outside.any():
             b = int(np.flatnonzero(outside)[0])
             raise ValueError(
-                f"game {b}: action {int(chosen[b])} is not in 0..{self.num_actions - 1}"
+                Refusal(
+                    N_("game {game}: action {action} is not in 0..{last}"),
+                    game=b,
+                    action=int(chosen[b]),
+                    last=self.num_actions - 1,
+                )
             )
         legal = self._mask[self._rows, chosen] | ignored
         if not legal.all():
             b = int(np.flatnonzero(legal == 0)[0])
             action = int(chosen[b])
             raise ValueError(
-                f"game {b}: action {action} ({self.game.text.command(self._actions[action])}) "
-                f"is not legal for seat {int(self.batch.turn[b])} (see info['action_mask'])"
+                Refusal(
+                    N_(
+                        "game {game}: action {action} ({command}) is not legal for seat {seat}"
+                        " (see info['action_mask'])"
+                    ),
+                    game=b,
+                    action=action,
+                    command=self.game.text.command(self._actions[action]),
+                    seat=int(self.batch.turn[b]),
+                )
             )
         return chosen.astype(np.int64)

@@ -24,6 +24,9 @@ from itertools import compress
 from operator import getitem
 from typing import Literal
 
+from campfire.i18n import N_
+from campfire.kernel.errors import Refusal
+
 ChanceMode = Literal["shuffle", "draw"]
 
 
@@ -125,16 +128,22 @@ class ChanceSpec:
         return f"ChanceSpec({self.kind!r}, {self.items!r}, {self.label!r})"
 
     def __str__(self) -> str:
+        return str(self.said())
+
+    def said(self) -> Refusal:
+        """What this chance is, as a message (told in the reader's language at the edge)."""
         if self.kind == "shuffle":
-            return f"a shuffle of {len(self.items)} items"
+            return Refusal(N_("a shuffle of {n} items"), n=len(self.items))
         if self.kind == "draw":
-            return "a draw from the stack"
-        return f"a {self.label}"
+            return Refusal(N_("a draw from the stack"))
+        return Refusal(N_("a {label}"), label=self.label)
 
     def outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Every outcome with its probability; a whole shuffle is not enumerable."""
         if self.kind == "shuffle":
-            raise ValueError("a whole shuffle has too many outcomes to list; use draw mode")
+            raise ValueError(
+                Refusal(N_("a whole shuffle has too many outcomes to list; use draw mode"))
+            )
         counts = self.counts
         share = 1 / sum(counts.values())
         if self.kind == "draw":
@@ -151,22 +160,29 @@ class ChanceSpec:
             return drawn(rng.choice(self.items))
         return Pick(self.label, rng.choice(self.items))
 
+    def _due(self) -> Refusal:
+        return Refusal(N_("{what} is due"), what=self.said())
+
     def check(self, outcome: ChanceOutcome) -> str | None:
-        """Why `outcome` cannot resolve this chance, or None when it can."""
+        """Why `outcome` cannot resolve this chance (a `Refusal`), or None when it can."""
         if self.kind == "shuffle":
             if not isinstance(outcome, Shuffle):
-                return f"{self} is due"
+                return self._due()
             return permutation_problem(outcome.order, self.items)
         if self.kind == "draw":
             if not isinstance(outcome, Draw):
-                return f"{self} is due"
+                return self._due()
             if outcome.item not in self.counts:
-                return f"{outcome.item!r} is not in the stack"
+                return Refusal(N_("{item} is not in the stack"), item=repr(outcome.item))
             return None
         if not isinstance(outcome, Pick) or outcome.kind != self.label:
-            return f"{self} is due"
+            return self._due()
         if outcome.value not in self.counts:
-            return f"{outcome.value!r} is not a possible {self.label}"
+            return Refusal(
+                N_("{value} is not a possible {label}"),
+                value=repr(outcome.value),
+                label=self.label,
+            )
         return None
 
 
@@ -178,12 +194,22 @@ def permutation_problem(order: Sequence[str], items: Iterable[str]) -> str | Non
         return None
     missing = sorted((want - got).elements())
     extra = sorted((got - want).elements())
-    parts = [f"the shuffle must order exactly the {sum(want.values())} items being shuffled"]
+    said = Refusal(
+        N_("the shuffle must order exactly the {n} items being shuffled"), n=sum(want.values())
+    )
     if missing:
-        parts.append("missing " + " ".join(missing))
+        said = Refusal(
+            N_("{first}; {rest}"),
+            first=said,
+            rest=Refusal(N_("missing {items}"), items=" ".join(missing)),
+        )
     if extra:
-        parts.append("not being shuffled " + " ".join(extra))
-    return "; ".join(parts)
+        said = Refusal(
+            N_("{first}; {rest}"),
+            first=said,
+            rest=Refusal(N_("not being shuffled {items}"), items=" ".join(extra)),
+        )
+    return said
 
 
 Outcomes = list[tuple[ChanceOutcome, float]]

@@ -156,8 +156,8 @@ class State(ABC, Generic[ActionT, ViewT]):
 
     def _not_chance_reason(self) -> str:
         if self.is_terminal:
-            return "the game is over"
-        return f"no chance outcome is due: it is seat {self.to_move}'s turn"
+            return Refusal(N_("the game is over"))
+        return Refusal(N_("no chance outcome is due: it is seat {seat}'s turn"), seat=self.to_move)
 
     def chance_outcomes(self) -> list[tuple[ChanceOutcome, float]]:
         """Every outcome of the chance due now, with its probability (draw mode)."""

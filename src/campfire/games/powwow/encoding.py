@@ -31,8 +31,9 @@ from campfire.games.powwow.feathers import CODES, GUESS_MAX, GUESS_MIN
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
+from campfire.i18n import N_
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw
-from campfire.kernel.errors import OptionError
+from campfire.kernel.errors import OptionError, Refusal
 
 GUESS_COUNT = GUESS_MAX - GUESS_MIN + 1  # 259
 DISPUTE_INDEX = GUESS_COUNT
@@ -128,25 +129,47 @@ class PowwowEncoding:
             return self._dispute
         if kind is Agree or kind is Reverse:
             if not self.options.tomahawks:
-                raise ValueError(f"{kind.__name__.lower()} needs tomahawks, which are not in play")
+                raise ValueError(
+                    Refusal(
+                        N_("{action} needs tomahawks, which are not in play"),
+                        action=kind.__name__.lower(),
+                    )
+                )
             return self._agree if kind is Agree else self._reverse
         if kind is not Guess:
-            raise ValueError(f"{action!r} is not a Pow Wow action")
+            raise ValueError(
+                Refusal(N_("{action} is not a {game} action"), action=repr(action), game="Pow Wow")
+            )
         value, target = action.value, action.extra_feather_to
         low, high = self.guess_min, self.guess_max
         if not isinstance(value, int) or not low <= value <= high:
-            raise ValueError(f"a guess is from {low} to {high}, not {value!r}")
+            raise ValueError(
+                Refusal(
+                    N_("a guess is from {low} to {high}, not {value}"),
+                    low=low,
+                    high=high,
+                    value=repr(value),
+                )
+            )
         if target is None:
             return value - low
         if not self.options.tomahawks:
-            raise ValueError("an extra feather needs tomahawks, which are not in play")
+            raise ValueError(Refusal(N_("an extra feather needs tomahawks, which are not in play")))
         if not isinstance(target, int) or not 0 <= target < self.players:
-            raise ValueError(f"there is no seat {target!r} to take an extra feather")
+            raise ValueError(
+                Refusal(N_("there is no seat {seat} to take an extra feather"), seat=repr(target))
+            )
         return self._extra_base + self.guess_count * target + value - low
 
     def action(self, index: int) -> Action:
         if not isinstance(index, int) or not 0 <= index < self.num_actions:
-            raise ValueError(f"action {index!r} is not in 0..{self.num_actions - 1}")
+            raise ValueError(
+                Refusal(
+                    N_("action {index} is not in 0..{last}"),
+                    index=repr(index),
+                    last=self.num_actions - 1,
+                )
+            )
         count = self.guess_count
         if index < count:
             return self._guesses[index]
@@ -232,13 +255,27 @@ class PowwowEncoding:
     def chance_index(self, outcome: ChanceOutcome) -> int:
         if isinstance(outcome, Draw) and outcome.item in _CODE_INDEX:
             return _CODE_INDEX[outcome.item]
-        raise ValueError(f"{outcome!r} is not a Pow Wow draw")
+        raise ValueError(
+            Refusal(N_("{outcome} is not a {game} draw"), outcome=repr(outcome), game="Pow Wow")
+        )
 
     def chance_outcome(self, index: int, spec: ChanceSpec) -> ChanceOutcome:
         if spec.kind != "draw":
-            raise ValueError(f"a {spec.kind} has no numbered outcomes in Pow Wow")
+            raise ValueError(
+                Refusal(
+                    N_("a {kind} has no numbered outcomes in {game}"),
+                    kind=spec.kind,
+                    game="Pow Wow",
+                )
+            )
         if not isinstance(index, int) or not 0 <= index < len(CODES):
-            raise ValueError(f"chance outcome {index!r} is not in 0..{len(CODES) - 1}")
+            raise ValueError(
+                Refusal(
+                    N_("chance outcome {index} is not in 0..{last}"),
+                    index=repr(index),
+                    last=len(CODES) - 1,
+                )
+            )
         return Draw(CODES[index])
 
     # --- observation -----------------------------------------------------------------------
@@ -318,5 +355,13 @@ def encoding(players: int, options: Mapping[str, Any] | None = None) -> PowwowEn
     from campfire.games.powwow.game import GAME
 
     if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise OptionError(f"Pow Wow takes 2 to 8 players, not {players!r}")
+        raise OptionError(
+            Refusal(
+                N_("{game} takes {least} to {most} players, not {players}"),
+                game="Pow Wow",
+                least=2,
+                most=8,
+                players=repr(players),
+            )
+        )
     return PowwowEncoding(players, GAME.options(players, options))

@@ -130,7 +130,7 @@ class Powwow(Game[PowwowState]):
         drawn uniformly from the feathers it cannot see; the rest make up the stack.
         """
         if view.to_move is None:
-            raise ValueError("a view can be filled in only when a player is to move")
+            raise ValueError(Refusal(N_("a view can be filled in only when a player is to move")))
         unseen = Counter(view.options.feather_set())
         unseen.subtract(view.used)
         hidden_seats = []
@@ -147,14 +147,21 @@ class Powwow(Game[PowwowState]):
             size = len(view.feathers[s])
             if s == view.seat and own is not None:
                 if len(own) != size:
-                    raise ValueError(f"seat {s} wears {size} feathers, not {len(own)}")
+                    raise ValueError(
+                        Refusal(
+                            N_("seat {seat} wears {size} feathers, not {given}"),
+                            seat=s,
+                            size=size,
+                            given=len(own),
+                        )
+                    )
                 for f in own:
                     pool.remove(f)
                 worn_now[s] = list(own)
             else:
                 worn_now[s] = [pool.pop() for _ in range(size)]
         if len(pool) != view.stack_size:
-            raise ValueError("the view does not account for every feather")
+            raise ValueError(Refusal(N_("the view does not account for every feather")))
         state = PowwowState(view.players, view.options, chance, narrate)
         state.history = []
         if chance == "draw":

@@ -27,8 +27,9 @@ from campfire.games.wakatanka.cards import (
 from campfire.games.wakatanka.options import WakatankaOptions
 from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import Reveal, WakatankaView
+from campfire.i18n import N_
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick
-from campfire.kernel.errors import OptionError
+from campfire.kernel.errors import OptionError, Refusal
 
 CALL_INDEX = 42
 SPELL_BASE = 43
@@ -110,18 +111,34 @@ class WakatankaEncoding:
         if kind is Play:
             tile, card = TILE_INDEX.get(action.tile), CARD_INDEX.get(action.card)
             if tile is None or card is None:
-                raise ValueError(f"{action!r} names an unknown tile or card")
+                raise ValueError(
+                    Refusal(N_("{action} names an unknown tile or card"), action=repr(action))
+                )
             return 7 * tile + card
         if kind is Spell:
             tile = TILE_INDEX.get(action.tile)
             if tile is None:
-                raise ValueError(f"{action.tile!r} is not a tile (tiles: {', '.join(TILES)})")
+                raise ValueError(
+                    Refusal(
+                        N_("{tile} is not a tile (tiles: {tiles})"),
+                        tile=repr(action.tile),
+                        tiles=", ".join(TILES),
+                    )
+                )
             return SPELL_BASE + tile
-        raise ValueError(f"{action!r} is not a Waka Tanka action")
+        raise ValueError(
+            Refusal(N_("{action} is not a {game} action"), action=repr(action), game="Waka Tanka")
+        )
 
     def action(self, index: int) -> Play | Call | Spell | Accept:
         if not isinstance(index, int) or not 0 <= index < NUM_ACTIONS:
-            raise ValueError(f"action {index!r} is not in 0..{NUM_ACTIONS - 1}")
+            raise ValueError(
+                Refusal(
+                    N_("action {index} is not in 0..{last}"),
+                    index=repr(index),
+                    last=NUM_ACTIONS - 1,
+                )
+            )
         if index < CALL_INDEX:
             return PLAYS[index // 7][index % 7]
         if index == CALL_INDEX:
@@ -170,14 +187,32 @@ class WakatankaEncoding:
             return CARD_INDEX[outcome.item]
         if isinstance(outcome, Pick) and outcome.kind == "marker" and outcome.value in TILE_INDEX:
             return TILE_INDEX[outcome.value]
-        raise ValueError(f"{outcome!r} is not a Waka Tanka draw or marker")
+        raise ValueError(
+            Refusal(
+                N_("{outcome} is not a {game} draw or marker"),
+                outcome=repr(outcome),
+                game="Waka Tanka",
+            )
+        )
 
     def chance_outcome(self, index: int, spec: ChanceSpec) -> ChanceOutcome:
         names = CARDS if spec.kind == "draw" else TILES if spec.kind == "pick" else ()
         if not names:
-            raise ValueError(f"a {spec.kind} has no numbered outcomes in Waka Tanka")
+            raise ValueError(
+                Refusal(
+                    N_("a {kind} has no numbered outcomes in {game}"),
+                    kind=spec.kind,
+                    game="Waka Tanka",
+                )
+            )
         if not isinstance(index, int) or not 0 <= index < len(names):
-            raise ValueError(f"chance outcome {index!r} is not in 0..{len(names) - 1}")
+            raise ValueError(
+                Refusal(
+                    N_("chance outcome {index} is not in 0..{last}"),
+                    index=repr(index),
+                    last=len(names) - 1,
+                )
+            )
         if spec.kind == "draw":
             return Draw(CARDS[index])
         return Pick(spec.label, TILES[index])
@@ -276,5 +311,13 @@ def encoding(players: int, options: Mapping[str, Any] | None = None) -> Wakatank
     from campfire.games.wakatanka.game import GAME
 
     if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise OptionError(f"Waka Tanka takes 3 to 6 players, not {players!r}")
+        raise OptionError(
+            Refusal(
+                N_("{game} takes {least} to {most} players, not {players}"),
+                game="Waka Tanka",
+                least=3,
+                most=6,
+                players=repr(players),
+            )
+        )
     return WakatankaEncoding(players, GAME.options(players, options))

@@ -112,7 +112,7 @@ class Wakatanka(Game[WakatankaState]):
         and the face-down cards the viewer did not place.
         """
         if view.to_move is None:
-            raise ValueError("a view can be filled in only when a player is to move")
+            raise ValueError(Refusal(N_("a view can be filled in only when a player is to move")))
         me = view.seat
         known: list[Counter[str]] = [Counter() for _ in range(view.players)]
         for reveal in view.reveals:
@@ -167,7 +167,7 @@ class Wakatanka(Game[WakatankaState]):
                 hand[CARD_INDEX[card]] += 1
             state.hands[me] = hand
         if rest:
-            raise ValueError("the view does not account for every card")
+            raise ValueError(Refusal(N_("the view does not account for every card")))
         state.hand_size = list(view.hand_sizes)
         state.stacks = [tuple(pile) for pile in stacks]
         state.marker = None if view.marker is None else TILE_INDEX[view.marker]

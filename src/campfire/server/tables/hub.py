@@ -325,7 +325,10 @@ class Hub:
             state = record.replay()
         except RecordError as error:
             raise Refused(
-                409, Refusal(N_("this table's record no longer replays: {error}"), error=str(error))
+                409,
+                Refusal(
+                    N_("this table's record no longer replays: {error}"), error=error.message()
+                ),
             ) from None
         table = LiveTable(
             id=row.id,
