@@ -101,3 +101,18 @@ def wait_for_turn_or_end(page: Page) -> str:
 
 def after_move(page: Page, before: int) -> None:
     page.wait_for_function(f"Number(document.body.dataset.at) > {before}")
+
+
+def plain_powwow_move(page: Page) -> int:
+    """The person's Pow Wow move from the page, the plainest there is: dispute when it may,
+    else the lowest guess; waits until the page heard it and gives the record index before."""
+    before = at(page)
+    dispute = page.locator("#dispute-btn")
+    if dispute.is_enabled():
+        dispute.click()
+    else:
+        guess = page.locator("#guess-value")
+        guess.fill(guess.get_attribute("min") or "0")
+        page.locator("#guess-btn").click()
+    after_move(page, before)
+    return before

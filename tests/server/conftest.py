@@ -250,6 +250,15 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture
+def pair(serve: Callable[..., Client], pg_schema: str, redis_url: str) -> tuple[Client, Client]:
+    """Two servers on one database and one Redis."""
+    return (
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
+    )
+
+
 def run_server_process(db: str, port: int, *extra: str) -> subprocess.Popen[str]:
     """`campfire serve` as its own process (for tests that kill it)."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
 
 from campfire.kernel import Record
 from tests.server.conftest import (
@@ -26,15 +25,6 @@ from tests.server.conftest import (
 from tests.server.test_api import pick
 
 Serve = Callable[..., Client]
-
-
-@pytest.fixture
-def pair(serve: Serve, pg_schema: str, redis_url: str) -> tuple[Client, Client]:
-    """Two servers on one database and one Redis."""
-    return (
-        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
-        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
-    )
 
 
 def updates_until_over(sock: Socket, timeout: float = 60) -> list[Any]:

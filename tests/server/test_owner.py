@@ -15,8 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from campfire.kernel import Record
 from campfire.server.cluster.bus import namespace
 from tests.server.conftest import (
@@ -30,15 +28,6 @@ from tests.server.conftest import (
 from tests.server.test_api import pick
 
 Serve = Callable[..., Client]
-
-
-@pytest.fixture
-def pair(serve: Serve, pg_schema: str, redis_url: str) -> tuple[Client, Client]:
-    """Two servers on one database and one Redis."""
-    return (
-        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
-        serve(PG_URL, schema=pg_schema, redis_url=redis_url),
-    )
 
 
 def owner_of(redis_url: str, ns: str, table_id: str) -> str | None:

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.server import browsing
-from tests.server.browsing import after_move, at, wait_for_turn_or_end
+from tests.server.browsing import plain_powwow_move, wait_for_turn_or_end
 from tests.server.conftest import Client
 
 browser = browsing.browser
@@ -58,15 +58,7 @@ def test_a_seat_lost_to_the_clock_is_taken_back_from_the_page(
 
     # she plays on: her own move, from the page, at her next turn
     assert wait_for_turn_or_end(page) == "turn"
-    before = at(page)
-    dispute = page.locator("#dispute-btn")
-    if dispute.is_enabled():
-        dispute.click()
-    else:
-        guess = page.locator("#guess-value")
-        guess.fill(guess.get_attribute("min") or "0")
-        page.locator("#guess-btn").click()
-    after_move(page, before)
+    plain_powwow_move(page)
     state = client.state(made["id"], made["token"])
     assert state["view"]["seat"] == 0 and state["table"]["seats"][0]["kind"] == "human"
     # the move was hers, not the clock's: no third "time ran out"

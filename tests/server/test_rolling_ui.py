@@ -14,7 +14,7 @@ from benchmarks.cluster import NGINX, REDIS_URL, deployment
 from playwright.sync_api import expect
 
 from tests.server import browsing
-from tests.server.browsing import after_move, at, wait_for_turn_or_end
+from tests.server.browsing import plain_powwow_move, wait_for_turn_or_end
 from tests.server.test_ops import scrape
 from tests.server.test_rolling import BACK_WITHIN, wait_for
 
@@ -99,15 +99,7 @@ def test_the_page_comes_back_at_once_after_its_process_restarts(open_page: Any) 
 
             # the person plays on from the page, served by the other process
             assert wait_for_turn_or_end(page) == "turn"
-            before = at(page)
-            dispute = page.locator("#dispute-btn")
-            if dispute.is_enabled():
-                dispute.click()
-            else:
-                guess = page.locator("#guess-value")
-                guess.fill(guess.get_attribute("min") or "0")
-                page.locator("#guess-btn").click()
-            after_move(page, before)
+            before = plain_powwow_move(page)
             with httpx.Client(base_url=cluster.base, timeout=20, trust_env=False) as http:
                 state = http.get(
                     f"/api/tables/{table['id']}/state",
