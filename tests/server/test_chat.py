@@ -13,11 +13,20 @@ Serve = Callable[..., Client]
 
 
 def said(sock: Socket, text: str) -> Any:
-    """The chat message with `text`, already received or still to come."""
-    for message in sock.received:
+    """The chat message with `text`, already received or still to come: live, or in the
+    history a socket gets when it opens after the line was stored."""
+
+    def line(message: Any) -> Any:
         if message["type"] == "chat" and message["text"] == text:
             return message
-    return sock.until(lambda m: m["type"] == "chat" and m["text"] == text)
+        if message["type"] == "chat_history":
+            return next((m for m in message["messages"] if m.get("text") == text), None)
+        return None
+
+    for message in sock.received:
+        if (found := line(message)) is not None:
+            return found
+    return line(sock.until(lambda m: line(m) is not None))
 
 
 def error_for(sock: Socket, message: dict[str, Any]) -> Any:
