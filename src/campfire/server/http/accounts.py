@@ -31,6 +31,7 @@ from campfire.kernel.errors import Refusal
 from campfire.server.http.requests import _Body, read_body
 from campfire.server.refusals import Refused, said
 from campfire.server.store.accounts import Account, AccountStore, AccountTaken
+from campfire.server.tables.admission import same_host
 
 WRONG = Refusal(N_("wrong name or password"))
 #: new accounts one address may open in an hour
@@ -84,9 +85,7 @@ def page_origin(request: HTTPConnection) -> str | None:
         raise Refused(403, Refusal(N_("a signed-in change must come from this site's own pages")))
     if origin is None:
         return None
-    wanted = urlsplit(f"//{request.headers.get('host', '')}").hostname
-    found = urlsplit(origin).hostname if origin != "null" else None
-    if found is None or wanted is None or found != wanted:
+    if not same_host(origin, request.headers.get("host")):
         raise Refused(
             403,
             Refusal(

@@ -45,14 +45,18 @@ def admit(connections: Iterable[Connection], seat: int | None, address: str) -> 
     return None
 
 
+def same_host(origin: str, host: str | None) -> bool:
+    """Whether a browser's `Origin` names this server's host (the `Host` it was reached by);
+    "null" and an unreadable origin do not."""
+    wanted = urlsplit(f"//{host or ''}").hostname
+    found = urlsplit(origin).hostname if origin != "null" else None
+    return found is not None and wanted is not None and found == wanted
+
+
 def check_origin(origin: str | None, host: str | None) -> None:
     """A WebSocket opened by a page must come from a page of this server (same host name);
     scripts that send no `Origin` are not browsers and are let through."""
-    if origin is None:
-        return
-    wanted = urlsplit(f"//{host or ''}").hostname
-    found = urlsplit(origin).hostname if origin != "null" else None
-    if found is None or wanted is None or found != wanted:
+    if origin is not None and not same_host(origin, host):
         raise Refused(
             403,
             Refusal(
