@@ -8,6 +8,7 @@ import secrets
 
 import orjson
 import pytest
+from prometheus_client import REGISTRY
 
 from campfire.server.cluster.bus import Bus, Presence, RedisBus
 
@@ -205,5 +206,65 @@ def test_a_question_to_the_owner_is_answered_on_the_askers_channel(redis_url: st
         finally:
             await owner.stop()
             await asker.stop()
+
+    asyncio.run(main())
+
+
+def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: str) -> None:
+    """A notice that no other process heard makes its table quiet: the next ones are not sent
+    at all (a process whose tables' sockets are all its own publishes nothing). A process that
+    starts hearing the table says so, and gets a RESYNC for what it missed, then every notice;
+    a process's own subscription to the table does not count as someone hearing it."""
+
+    def unheard() -> float:
+        return REGISTRY.get_sample_value("campfire_notices_unheard_total") or 0.0
+
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        heard: list[tuple[str, str, object]] = []
+        arrived = asyncio.Event()
+
+        def notice(table_id: str, kind: str, data: object) -> None:
+            heard.append((table_id, kind, data))
+            arrived.set()
+
+        async def until_heard(expected: tuple[str, str, object]) -> None:
+            async with asyncio.timeout(10):
+                while expected not in heard:
+                    arrived.clear()
+                    await arrived.wait()
+
+        async def until_quiet(table_id: str) -> int:
+            """Publish until a notice is left out; gives how many were sent before."""
+            async with asyncio.timeout(10):
+                for sent in range(1000):
+                    before = unheard()
+                    await sender.publish(table_id, "moves", {"start": sent})
+                    if unheard() == before + 1:
+                        return sent
+                    await asyncio.sleep(0.01)  # the sender's own subscription settling
+            raise AssertionError("never quiet")
+
+        await sender.start(lambda *_: None, list)
+        await receiver.start(notice, list)
+        try:
+            # nobody else hears t1: the first notice goes out, the next is left out
+            assert await until_quiet("t1") == 1
+            await receiver.serve("t1", True)
+            await until_heard(("t1", "resync", None))
+            await sender.publish("t1", "moves", {"start": 5})
+            await until_heard(("t1", "moves", {"start": 5}))
+            assert not [n for n in heard if n[1] == "moves" and n[2] != {"start": 5}]
+            # the sender holds sockets of t2 itself: still quiet while nobody else listens
+            await sender.serve("t2", True)
+            await until_quiet("t2")
+            await receiver.serve("t2", True)
+            await until_heard(("t2", "resync", None))
+            await sender.publish("t2", "chat")
+            await until_heard(("t2", "chat", None))
+        finally:
+            await sender.stop()
+            await receiver.stop()
 
     asyncio.run(main())

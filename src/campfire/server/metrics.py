@@ -52,6 +52,10 @@ NOTICES_UNSERVED = Counter(
 NOTICES_PUBLISHED = Counter(
     "campfire_notices_published", "Bus notices this process published for the others"
 )
+NOTICES_UNHEARD = Counter(
+    "campfire_notices_unheard",
+    "Bus notices this process did not publish because no other process hears the table",
+)
 MOVE_SECONDS = Histogram(
     "campfire_move_seconds",
     "From an act received to its move stored and queued to every local seat",

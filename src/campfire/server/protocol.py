@@ -230,6 +230,15 @@ class Envelope(TypedDict):
     n: list[tuple[str, str, Carried | None]]
 
 
+class Listening(TypedDict):
+    """On the channel every process hears: process `p` now hears these tables' channels. A
+    process that stopped publishing a table's notices because nobody else heard them starts
+    again, and says RESYNC on the table's channel for what it left out meanwhile."""
+
+    p: str
+    listening: list[str]
+
+
 # --- process -> owner, and back: acts forwarded to the table's owner ------------------------
 
 

@@ -34,7 +34,12 @@ from typing import Any, cast
 import orjson
 
 from campfire.server.batch import Batcher
-from campfire.server.metrics import NOTICES_PUBLISHED, NOTICES_RECEIVED, NOTICES_UNSERVED
+from campfire.server.metrics import (
+    NOTICES_PUBLISHED,
+    NOTICES_RECEIVED,
+    NOTICES_UNHEARD,
+    NOTICES_UNSERVED,
+)
 from campfire.server.protocol import (
     EVERY_TABLE,
     ActAnswered,
@@ -43,6 +48,7 @@ from campfire.server.protocol import (
     Asked,
     Carried,
     Envelope,
+    Listening,
     NoticeKind,
     PresenceCarried,
 )
@@ -52,6 +58,12 @@ log = logging.getLogger("campfire.server")
 #: seconds a table's owner lease lasts unless its process renews it (every third of that):
 #: how long a table whose owner died waits before another process takes it
 OWNER_SECONDS = 6.0
+#: the most leases one script renews, or tables' presence one heartbeat script refreshes: each
+#: call keeps Redis busy for a moment, so thousands of tables go in several calls of a pipeline
+PER_SCRIPT = 500
+#: the most tables a process remembers as heard by nobody else (then it forgets them all and
+#: publishes until it learns again: a bound on memory, not on correctness)
+QUIET_TABLES = 100_000
 #: seconds between a process's presence heartbeats, and how long one counts
 HEARTBEAT_SECONDS = 4.0
 PRESENCE_SECONDS = 12.0
@@ -192,10 +204,23 @@ class Bus:
 
 
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-    return redis.call('pexpire', KEYS[1], ARGV[2])
+local renewed = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('get', key) == ARGV[1] then
+        renewed[i] = redis.call('pexpire', key, ARGV[2])
+    else
+        renewed[i] = 0
+    end
 end
-return 0
+return renewed
+"""
+_HEARTBEAT = """
+for i, key in ipairs(KEYS) do
+    for seat in string.gmatch(ARGV[i + 2], '[^,]+') do
+        redis.call('hset', key, seat .. '@' .. ARGV[2], ARGV[1])
+    end
+end
+return #KEYS
 """
 _OWN = """
 local holder = redis.call('get', KEYS[1])
@@ -274,6 +299,14 @@ class RedisBus(Bus):
         self._notice: Notice | None = None
         self._present: Callable[[], Iterable[tuple[str, int]]] = list
         self._renew = self.redis.register_script(_RENEW)
+        self._heartbeat_script = self.redis.register_script(_HEARTBEAT)
+        #: the channel every process hears, on which a process says which tables it now hears
+        self.listening_channel = f"{self.ns}listening"
+        #: the tables whose channel Redis confirmed this process is subscribed to
+        self._confirmed: set[str] = set()
+        #: the tables whose last notice nobody else heard: their notices are not sent until
+        #: a process says it listens (`Listening`)
+        self._quiet: set[str] = set()
         self._own = self.redis.register_script(_OWN)
         #: the tables whose owner lease this process holds (renewed by `_keep_owning`)
         self.owned: set[str] = set()
@@ -315,10 +348,14 @@ class RedisBus(Bus):
         first = True
         while True:
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub = self.redis.pubsub()
                 async with self._subscribing:
                     wanted = sorted(self.served)
-                    await pubsub.subscribe(self.channel, *map(self.table_channel, wanted))
+                    self._confirmed.clear()
+                    self._quiet.clear()  # what others hear may have changed meanwhile
+                    await pubsub.subscribe(
+                        self.channel, self.listening_channel, *map(self.table_channel, wanted)
+                    )
                     self._pubsub, self._subscribed = pubsub, set(wanted)
                 if first:
                     ready.set_result(None)
@@ -327,7 +364,11 @@ class RedisBus(Bus):
                     self._notice(EVERY_TABLE, NoticeKind.RESYNC, None)
                 first = False
                 async for message in pubsub.listen():
-                    if message.get("type") != "message":
+                    kind = message.get("type")
+                    if kind in ("subscribe", "unsubscribe"):
+                        self._subscription(kind, message.get("channel"))
+                        continue
+                    if kind != "message":
                         continue
                     try:
                         data = orjson.loads(message["data"])
@@ -336,6 +377,9 @@ class RedisBus(Bus):
                         if "q" in data or "a" in data:  # on this process's own channel
                             NOTICES_RECEIVED.inc()
                             self._asked_or_answered(data)
+                            continue
+                        if "listening" in data:
+                            self._heard_by(data["listening"])
                             continue
                         # a batch of notices, or one (as an older process sends it)
                         batch = data.get("n") or [[data["t"], data["k"], data.get("d")]]
@@ -350,6 +394,7 @@ class RedisBus(Bus):
                 raise
             except Exception as error:
                 self._pubsub = None
+                self._confirmed.clear()
                 if not ready.done():
                     ready.set_exception(RuntimeError(f"cannot listen on Redis: {error}"))
                     return
@@ -360,11 +405,17 @@ class RedisBus(Bus):
         """Send a notice; returns once it is on its way. Notices made while one message is
         out travel together in the next: one Redis round trip, and one message for every
         other process to read, for however many moves the process made meanwhile (a
-        message per move was a seventh of a process's time at 500 tables)."""
+        message per move was a seventh of a process's time at 500 tables). A table whose
+        last notice no other process heard is quiet: its notices are not sent at all until a
+        process says it listens (then it gets a RESYNC for what it missed)."""
+        if table_id in self._quiet:
+            NOTICES_UNHEARD.inc()
+            return
         await self._outbox((table_id, kind, data))
 
     async def _send(self, batch: list[tuple[str, str, Carried | None]]) -> None:
-        """Each table's notices on its own channel, every channel in one round trip."""
+        """Each table's notices on its own channel, every channel in one round trip; a table
+        nobody else heard becomes quiet."""
         by_table: dict[str, list[tuple[str, str, Carried | None]]] = {}
         for notice in batch:
             by_table.setdefault(notice[0], []).append(notice)
@@ -373,10 +424,63 @@ class RedisBus(Bus):
                 for table_id, notices in by_table.items():
                     channel = self.table_channel(table_id)
                     pipe.publish(channel, orjson.dumps(Envelope(p=self.process, n=notices)))
-                await pipe.execute()
+                heard = await pipe.execute()
             NOTICES_PUBLISHED.inc(len(batch))
         except Exception as error:  # the others catch up from the database anyway
             log.warning("could not publish %d notices: %s", len(batch), error)
+            return
+        for table_id, receivers in zip(by_table, heard, strict=True):
+            if self._heard_by_nobody_else(table_id, int(receivers)):
+                if len(self._quiet) >= QUIET_TABLES:
+                    self._quiet.clear()
+                self._quiet.add(table_id)
+
+    def _heard_by_nobody_else(self, table_id: str, receivers: int) -> bool:
+        """Whether a publish that reached `receivers` subscribers reached no other process:
+        only said when this process's own subscription to the table is settled (asked and
+        confirmed by Redis, or neither), since only then does it know whether it counted
+        itself."""
+        mine = table_id in self._confirmed
+        if mine != (table_id in self._subscribed):
+            return False  # a subscription or unsubscription under way
+        return receivers - int(mine) <= 0
+
+    def _subscription(self, kind: str, raw: Any) -> None:
+        """Redis confirmed a (un)subscription. A table's confirmed subscription is said on the
+        listening channel, so that a process that stopped publishing the table starts again."""
+        channel = raw.decode() if isinstance(raw, bytes) else str(raw)
+        prefix = self.table_channel("")
+        if not channel.startswith(prefix):
+            return
+        table_id = channel[len(prefix) :]
+        if kind == "unsubscribe":
+            self._confirmed.discard(table_id)
+            return
+        self._confirmed.add(table_id)
+        task = asyncio.get_running_loop().create_task(self._listening(table_id))
+        self._answering.add(task)
+        task.add_done_callback(self._answering.discard)
+
+    async def _listening(self, table_id: str) -> None:
+        try:
+            message = Listening(p=self.process, listening=[table_id])
+            await self.redis.publish(self.listening_channel, orjson.dumps(message))
+        except Exception as error:  # the version look catches this process up instead
+            log.warning("could not say that this process hears table %s: %s", table_id, error)
+
+    def _heard_by(self, tables: Any) -> None:
+        """Another process now hears these tables: the quiet ones are published again, first
+        a RESYNC so that it reads what this process left out."""
+        if not isinstance(tables, list):
+            raise ValueError("a listening message without its tables")
+        for table_id in tables:
+            if table_id in self._quiet:
+                self._quiet.discard(table_id)
+                task = asyncio.get_running_loop().create_task(
+                    self.publish(str(table_id), NoticeKind.RESYNC)
+                )
+                self._answering.add(task)
+                task.add_done_callback(self._answering.discard)
 
     # --- which tables' notices this process hears ---------------------------------------------
     def table_channel(self, table_id: str) -> str:
@@ -481,13 +585,13 @@ class RedisBus(Bus):
                 continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for table_id in owned:
+                    for i in range(0, len(owned), PER_SCRIPT):
                         await self._renew(
-                            keys=[self._owner_key(table_id)],
+                            keys=[self._owner_key(t) for t in owned[i : i + PER_SCRIPT]],
                             args=[self.process, int(OWNER_SECONDS * 1000)],
                             client=pipe,
                         )
-                    renewed = await pipe.execute()
+                    renewed = [done for part in await pipe.execute() for done in part]
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # kept until the next round; the database fences
@@ -604,12 +708,20 @@ class RedisBus(Bus):
         while True:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
-                pairs = list(self._present())
-                if pairs:
+                seats: dict[str, list[str]] = {}
+                for table_id, seat in self._present():
+                    seats.setdefault(table_id, []).append(str(seat))
+                if seats:
                     until = time.time() + PRESENCE_SECONDS
+                    tables = list(seats)
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for table_id, seat in pairs:
-                            pipe.hset(self._presence_key(table_id), f"{seat}@{self.process}", until)
+                        for i in range(0, len(tables), PER_SCRIPT):
+                            part = tables[i : i + PER_SCRIPT]
+                            await self._heartbeat_script(
+                                keys=[self._presence_key(t) for t in part],
+                                args=[until, self.process, *(",".join(seats[t]) for t in part)],
+                                client=pipe,
+                            )
                         await pipe.execute()
             except asyncio.CancelledError:
                 raise

@@ -331,7 +331,13 @@ class Sync:
                     await self.hub.unstick(table)
                     self.hub.room(table).kick()
                 if rounds % 3 == 0:
-                    watched = [(t, self.seated(t)) for t in live if t.connections]
+                    # a seat with a connection here is online whatever Redis says: only the
+                    # others are read (with routing by table, usually none)
+                    watched = [
+                        (t, [s for s in self.seated(t) if not t.local_count(s)])
+                        for t in live
+                        if t.connections
+                    ]
                     watched = [(t, seated) for t, seated in watched if seated]
                     # a few dozen tables a look, so that no one look holds up the moves
                     for i in range(0, len(watched), PRESENCE_BATCH):
