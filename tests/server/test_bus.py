@@ -10,6 +10,7 @@ import orjson
 import pytest
 from prometheus_client import REGISTRY
 
+from campfire.server.cluster import bus as bus_module
 from campfire.server.cluster.bus import Bus, Presence, RedisBus
 
 
@@ -266,5 +267,27 @@ def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: s
         finally:
             await sender.stop()
             await receiver.stop()
+
+    asyncio.run(main())
+
+
+def test_more_commands_at_once_than_connections_wait_for_one(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy process may have more Redis commands out than its pool has connections (at
+    saturation, moves were refused with "Too many connections"): they wait for a connection
+    and every one is answered."""
+    monkeypatch.setattr(bus_module, "REDIS_CONNECTIONS", 2)
+
+    async def main() -> None:
+        bus = RedisBus(redis_url, f"test-{secrets.token_hex(6)}")
+        await bus.start(lambda *_: None, list)  # its listener holds one of the two
+        try:
+            tables = [f"t{i}" for i in range(40)]
+            holders = await asyncio.gather(*(bus.own(t) for t in tables))
+            assert holders == [bus.process] * len(tables)
+            assert all(bus.owns(t) for t in tables)
+        finally:
+            await bus.stop()
 
     asyncio.run(main())

@@ -58,6 +58,10 @@ log = logging.getLogger("campfire.server")
 #: seconds a table's owner lease lasts unless its process renews it (every third of that):
 #: how long a table whose owner died waits before another process takes it
 OWNER_SECONDS = 6.0
+#: connections to Redis a process keeps at most (commands beyond wait for one), and the
+#: seconds a command waits for a connection before it fails
+REDIS_CONNECTIONS = 64
+REDIS_WAIT = 10.0
 #: the most leases one script renews, or tables' presence one heartbeat script refreshes: each
 #: call keeps Redis busy for a moment, so thousands of tables go in several calls of a pipeline
 PER_SCRIPT = 500
@@ -286,7 +290,17 @@ class RedisBus(Bus):
         import redis.asyncio as aioredis
 
         self.url = url
-        self.redis: Any = aioredis.from_url(url, socket_connect_timeout=5, health_check_interval=10)
+        # a busy process may have more commands out at once than the pool has connections
+        # (redis-py's default pool then fails the command: "Too many connections", which
+        # refused moves at saturation): those wait for a connection instead
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT,
+            socket_connect_timeout=5,
+            health_check_interval=10,
+        )
+        self.redis: Any = aioredis.Redis.from_pool(pool)
         self.ns = f"campfire:{namespace}:"
         #: this process's own channel: always subscribed (a pub/sub connection needs one)
         self.channel = f"{self.ns}process:{self.process}"
