@@ -261,18 +261,7 @@ class _Tables:
         (`DrawSpec.tally`) through a table made once per set of items and stack size, already
         in number order: nothing is built, looked up one by one or sorted at the draw."""
         if type(spec) is DrawSpec:
-            draws, numbers, size = spec.tally
-            known = self.last
-            if known.draws is not draws:
-                known = self._layout(draws)
-            try:
-                rows = known.rows[size]
-            except IndexError:  # a stack larger than any seen of these items
-                rows = None
-            if rows is None:
-                rows = known.make_rows(size)
-            ordered = known.order(numbers)
-            return list(compress(map(getitem, rows, ordered), ordered))
+            return self.draw_pairs(*spec.tally)
         outcomes = spec.outcomes()
         try:
             numbered = list(map(self.numbered.__getitem__, map(id, outcomes)))
@@ -280,6 +269,21 @@ class _Tables:
             numbered = [self._numbered(pair) for pair in outcomes]
         numbered.sort()
         return numbered
+
+    def draw_pairs(self, draws: tuple[Draw, ...], numbers: Sequence[int], size: int) -> list[Pair]:
+        """The outcomes of a draw from a stack of `size` items, `numbers[i]` of them `draws[i]`
+        (`DrawSpec.tally`, `Stack.tally`), as `(number, probability)` sorted by number."""
+        known = self.last
+        if known.draws is not draws:
+            known = self._layout(draws)
+        try:
+            rows = known.rows[size]
+        except IndexError:  # a stack larger than any seen of these items
+            rows = None
+        if rows is None:
+            rows = known.make_rows(size)
+        ordered = known.order(numbers)
+        return list(compress(map(getitem, rows, ordered), ordered))
 
     def _layout(self, draws: tuple[Draw, ...]) -> _DrawLayout:
         known = self.layouts.get(id(draws))
@@ -320,6 +324,8 @@ class _Tables:
 
 
 _first = itemgetter(0)
+#: the chance a draw listed from its stack resolves (`Stack.tally`, no `DrawSpec` made)
+_DRAW = ChanceSpec("draw")
 _new_tuple = tuple.__new__
 _LEGAL_KEPT = 4096  # more shared legal-action tuples than a game hands out
 _LAYOUTS_KEPT = 1024  # more sets of items than a game's stacks hold
@@ -522,12 +528,18 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         box = self.box
         outcomes = box.chance
         if outcomes is None:
-            spec = box.state.chance_due()
-            if spec is None:
-                raise ValueError(Refusal(N_("no chance outcome is due")))
-            outcomes = box.chance = box.tables.chance_pairs(spec)
-            box.spec = spec
-            box.version = len(box.state.history)
+            state = box.state
+            stack = state.due_stack()
+            if stack is not None:  # a draw, the usual chance node: no spec made
+                outcomes = box.chance = box.tables.draw_pairs(*stack.tally())
+                box.spec = _DRAW
+            else:
+                spec = state.chance_due()
+                if spec is None:
+                    raise ValueError(Refusal(N_("no chance outcome is due")))
+                outcomes = box.chance = box.tables.chance_pairs(spec)
+                box.spec = spec
+            box.version = len(state.history)
         return outcomes
 
     def _apply_action(self, action: int) -> None:

@@ -114,6 +114,12 @@ class WakatankaState(State[Action, WakatankaView]):
             return self.stack.draw_spec()
         return None
 
+    def due_stack(self) -> Stack | None:
+        # draw mode's deal (in shuffle mode, `_advance` deals the ordered deck at once)
+        if self.phase == DEAL and not self.stack.order:
+            return self.stack
+        return None
+
     def winners(self) -> list[int]:
         return list(self._winners)
 
