@@ -184,9 +184,9 @@ class WakatankaState(State[Action, WakatankaView]):
 
     def _act(self, action: Action) -> list[Event]:
         # the turn's kind picked here, not in a helper: OpenSpiel's loop calls this at every
-        # turn, and a Python call is a fair share of a turn's cost
-        seat = self.turn
-        assert seat is not None
+        # turn, and a Python call is a fair share of a turn's cost (no assert either: a legal
+        # action means a seat is to move)
+        seat: int = self.turn  # type: ignore[assignment]
         if type(action) is Play:  # the usual turn: its rules here, narration apart
             tile = TILE_INDEX[action.tile]
             card = CARD_INDEX[action.card]
@@ -286,7 +286,7 @@ class WakatankaState(State[Action, WakatankaView]):
         success = list(map(_card_of, cards)).count(tile) >= 2
         taker = None if success else seat
         if success:
-            self.removed.extend(CARDS[card] for card, _ in cards)
+            self.removed.extend(map(_name_of, shown))
             self.removed.sort()
         else:
             self._take(seat, cards)
@@ -461,6 +461,7 @@ _NAMED: dict[tuple[int, int], tuple[int, str]] = {
 }
 _named = _NAMED.__getitem__
 _card_of = itemgetter(0)
+_name_of = itemgetter(1)
 _ACCEPT_TURNS = tuple(Turn(seat, "accept") for seat in range(6))
 
 
