@@ -531,7 +531,23 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             state = box.state
             stack = state.due_stack()
             if stack is not None:  # a draw, the usual chance node: no spec made
-                outcomes = box.chance = box.tables.draw_pairs(*stack.tally())
+                # `Stack.tally()` and `_Tables.draw_pairs`, inlined: a Python call is a fair
+                # share of a chance step's cost
+                draws = stack._layout.draws
+                numbers = stack._numbers
+                size = stack.size
+                tables = box.tables
+                known = tables.last
+                if known.draws is not draws:
+                    known = tables._layout(draws)
+                try:
+                    rows = known.rows[size]
+                except IndexError:  # a stack larger than any seen of these items
+                    rows = None
+                if rows is None:
+                    rows = known.make_rows(size)
+                ordered = known.order(numbers)
+                outcomes = box.chance = list(compress(map(getitem, rows, ordered), ordered))
                 box.spec = _DRAW
             else:
                 spec = state.chance_due()

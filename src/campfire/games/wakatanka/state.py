@@ -240,12 +240,6 @@ class WakatankaState(State[Action, WakatankaView]):
             events.append(Event("last_card", {"seat": seat}))
         return events
 
-    def _take(self, seat: int, cards: Pile) -> None:
-        hand = self.hands[seat]
-        for card, _ in cards:
-            hand[card] += 1
-        self.hand_size[seat] += len(cards)
-
     def _call(self, seat: int) -> list[Event]:
         assert self.last_play is not None
         player, tile = self.last_play
@@ -255,7 +249,10 @@ class WakatankaState(State[Action, WakatankaView]):
         shown = tuple(map(_named, cards))
         bluff = cards[-1][0] != tile
         taker = player if bluff else seat
-        self._take(taker, cards)
+        hand = self.hands[taker]  # the taker takes the stack (inlined: no call)
+        for card, _ in cards:
+            hand[card] += 1
+        self.hand_size[taker] += len(cards)
         self.reveals.append(_new_tuple(Reveal, (seat, "call", TILES[tile], shown, bluff, taker)))
         events: list[Event] = []
         if self.narrate:
@@ -289,7 +286,10 @@ class WakatankaState(State[Action, WakatankaView]):
             self.removed.extend(map(_name_of, shown))
             self.removed.sort()
         else:
-            self._take(seat, cards)
+            hand = self.hands[seat]  # the caster takes the stack back (inlined: no call)
+            for card, _ in cards:
+                hand[card] += 1
+            self.hand_size[seat] += len(cards)
         self.reveals.append(_new_tuple(Reveal, (seat, "spell", TILES[tile], shown, success, taker)))
         events: list[Event] = []
         if self.narrate:
