@@ -184,8 +184,9 @@ class _Box:
 
 class _Seat(partial):  # type: ignore[type-arg]
     """`CampfireState.current_player`, which C++ asks at every `apply_action`: a call made in C
-    (`getattr(box, "player")`) instead of a Python method's frame, so it is kept in the state's
-    `__dict__` (pybind11 looks an override up by name there first).
+    (`getattr(box, "player")`) instead of a Python method's frame. It is kept in the state's
+    `__dict__`: pybind11 finds an override with `getattr`, which finds the instance's own
+    attribute before the class's method (and would take a builtin function for no override).
 
     OpenSpiel clones a Python state by deep-copying each attribute of its `__dict__` apart, the
     box first: the copy of a `_Seat` reads the box copied just before it, not a second copy.
