@@ -73,8 +73,9 @@ def test_the_fast_path_reaches_the_states_state_apply_reaches(name, params):
 
 @pytest.mark.parametrize(("name", "params"), GAMES)
 def test_clones_and_copies_keep_their_own_player_to_move(name, params):
-    """`current_player` is read off the state's own box (`_Seat`): a clone, a pickled copy and a
-    deserialized state answer for themselves once they and the original go separate ways."""
+    """`current_player`, `is_terminal` and `is_chance_node` are read off the state's own box
+    (`_Read`): a clone, a pickled copy and a deserialized state answer for themselves once they
+    and the original go separate ways, to Python and to C++ alike."""
     game = pyspiel.load_game(name, params)
     rng = random.Random(11)
 
@@ -91,6 +92,14 @@ def test_clones_and_copies_keep_their_own_player_to_move(name, params):
             return int(inner.to_move)
         return int(pyspiel.PlayerId.TERMINAL if inner.is_terminal else pyspiel.PlayerId.CHANCE)
 
+    def check(state: Any) -> None:
+        seat = player(state)
+        assert state.current_player() == seat == pyspiel.State.current_player(state)
+        assert state.is_terminal() == (seat == int(pyspiel.PlayerId.TERMINAL))
+        assert pyspiel.State.is_terminal(state) == state.is_terminal()
+        assert state.is_chance_node() == (seat == int(pyspiel.PlayerId.CHANCE))
+        assert pyspiel.State.is_chance_node(state) == state.is_chance_node()
+
     for _ in range(5):
         state = game.new_initial_state()
         copies = []
@@ -105,12 +114,12 @@ def test_clones_and_copies_keep_their_own_player_to_move(name, params):
                 )
             step(state)
             for other in [state, *copies]:
-                assert other.current_player() == player(other)
-                assert pyspiel.State.current_player(other) == player(other)
+                check(other)
             if copies and rng.random() < 0.5:  # a copy moves on alone
                 other = rng.choice(copies)
                 if not other.is_terminal():
                     before = state.current_player()
                     step(other)
-                    assert state.current_player() == before == player(state)
-                    assert other.current_player() == player(other)
+                    assert state.current_player() == before
+                    check(state)
+                    check(other)
