@@ -19,7 +19,6 @@ from __future__ import annotations
 import copy
 import json
 import random
-import weakref
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
@@ -120,10 +119,8 @@ class _Box:
     """
 
     __slots__ = (
-        "__weakref__",
         "actions",
         "chance",
-        "chance_node",
         "copied",
         "encoding",
         "legal",
@@ -131,7 +128,6 @@ class _Box:
         "moves_of",
         "name",
         "options",
-        "over",
         "player",
         "prefix",
         "spec",
@@ -140,11 +136,6 @@ class _Box:
         "to_move",
         "version",
     )
-    #: the player to move, OpenSpiel's way (a seat, chance or terminal), kept after every move,
-    #: and whether it is chance or the end (what `is_chance_node` and `is_terminal` read)
-    player: int
-    chance_node: bool
-    over: bool
 
     def __init__(
         self,
@@ -165,7 +156,8 @@ class _Box:
         self.legal_of = self.tables.legal_of  # asked at every turn: one lookup less
         self.actions = self.tables.actions  # and these at every move
         self.moves_of = self.tables.moves_of(state.players)
-        self.moved()
+        #: the player to move, OpenSpiel's way (a seat, chance or terminal), kept after every move
+        self.player = _player(state)
         # the seat to move, read straight off the state when the game says where it is kept
         self.to_move: Callable[[State[Any, Any]], int | None] = attrgetter(
             type(state).to_move_attribute or "to_move"
@@ -176,23 +168,11 @@ class _Box:
         # the state's version (the length of its history) when `legal` or `chance` were made:
         # they are trusted only while it is the same
         self.version = -1
-        # the last copy made (weakly held), which the copies of the state's `_Read`s read
-        self.copied: weakref.ref[_Box] | None = None
+        self.copied: _Box | None = None  # the last copy made, until its `_Seat` is copied
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        other = _Box(self.name, self.options, self.state.clone(), self.prefix)
-        self.copied = weakref.ref(other)
+        other = self.copied = _Box(self.name, self.options, self.state.clone(), self.prefix)
         return other
-
-    def moved(self) -> None:
-        """Keep the player to move as the state says (after a move made some other way)."""
-        state = self.state
-        seat = state.to_move
-        if seat is None:
-            seat = _TERMINAL if state.is_terminal else _CHANCE
-        self.player = seat
-        self.chance_node = seat == _CHANCE
-        self.over = seat == _TERMINAL
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Box, (self.name, self.options, self.state, self.prefix))
@@ -202,26 +182,26 @@ class _Box:
         return [*self.prefix, *moves(self.state)]
 
 
-class _Read(partial):  # type: ignore[type-arg]
-    """A question the state answers from its box, made in C (`getattr(box, name)`) instead of in a
-    Python method's frame: `current_player`, which C++ asks at every `apply_action`, and
-    `is_terminal` and `is_chance_node`, which a Python loop asks at every step. They are kept in
-    the state's `__dict__`: Python, and pybind11 looking for an override, find an instance's own
-    attribute before its class's method (pybind11 would take a builtin function for no override,
-    which a `partial` is not).
+class _Seat(partial):  # type: ignore[type-arg]
+    """`CampfireState.current_player`, which C++ asks at every `apply_action`: a call made in C
+    (`getattr(box, "player")`) instead of a Python method's frame. It is kept in the state's
+    `__dict__`: pybind11 finds an override with `getattr`, which finds the instance's own
+    attribute before the class's method (and would take a builtin function for no override).
 
     OpenSpiel clones a Python state by deep-copying each attribute of its `__dict__` apart, the
-    box first: the copy of a `_Read` reads the box copied just before it, not a second copy.
+    box first: the copy of a `_Seat` reads the box copied just before it, not a second copy.
     """
 
     __slots__ = ()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Read:
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Seat:
         box: _Box = self.args[0]
-        copied = box.copied() if box.copied is not None else None
+        copied = box.copied
+        box.copied = None
         if copied is None:  # copied alone, not as part of a state
             copied = copy.deepcopy(box, memo)
-        return _Read(getattr, copied, self.args[1])
+            box.copied = None
+        return _Seat(getattr, copied, "player")
 
 
 class _Tables:
@@ -469,29 +449,29 @@ class CampfireGame(pyspiel.Game):  # type: ignore[misc]
         return self.perfect_recall
 
 
+def _player(state: State[Any, Any]) -> int:
+    seat = state.to_move
+    if seat is not None:
+        return seat
+    return _TERMINAL if state.is_terminal else _CHANCE
+
+
 class CampfireState(pyspiel.State):  # type: ignore[misc]
     """An OpenSpiel state around a draw-mode Campfire state.
 
     OpenSpiel calls back into Python several times a step (for the player to move alone: when
     asked for the legal actions, whether it is a chance node, and when applying a move), so the
     player to move is kept on the box (`box.player`) after every move and the legal actions and
-    chance outcomes of the step are kept until the next move. `current_player`, `is_terminal`
-    and `is_chance_node` are attributes (`_Read`) that read the box without a Python frame.
+    chance outcomes of the step are kept until the next move. `current_player`, which C++ asks
+    at every move, is an attribute (`_Seat`) that reads it without a Python frame.
     """
 
-    #: the player to move, OpenSpiel's way (a seat, chance or terminal)
     current_player: Callable[[], int]
-    #: whether the game is over
-    is_terminal: Callable[[], bool]
-    #: whether a chance outcome is due
-    is_chance_node: Callable[[], bool]
 
     def __init__(self, game: CampfireGame, state: State[Any, Any]) -> None:
         super().__init__(game)
-        box = self.box = _Box(game.campfire_name, game.options, state)
-        self.current_player = _Read(getattr, box, "player")
-        self.is_terminal = _Read(getattr, box, "over")
-        self.is_chance_node = _Read(getattr, box, "chance_node")
+        self.box = _Box(game.campfire_name, game.options, state)
+        self.current_player = _Seat(getattr, self.box, "player")
 
     @property
     def campfire(self) -> State[Any, Any]:
@@ -506,6 +486,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
     # A Python caller reaches these without a round trip through C++ (which would call back
     # into Python up to five times for one list of legal actions); C++ callers get the same
     # answers through `current_player`, `_legal_actions`, `chance_outcomes` and `is_terminal`.
+    def is_chance_node(self) -> bool:
+        return self.box.player == _CHANCE
+
     def is_player_node(self) -> bool:
         return self.box.player >= 0
 
@@ -599,14 +582,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 state.history.append(move)
                 state._act(move[1])
                 box.legal = None
-                seat = box.to_move(state)  # the player to move, kept (`_Box.moved`, inlined)
-                if seat is None:  # after a player's move, chance or the end
-                    if state.is_terminal:
-                        seat = _TERMINAL
-                        box.over = True
-                    else:
-                        seat = _CHANCE
-                        box.chance_node = True
+                seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
+                if seat is None:
+                    seat = _TERMINAL if state.is_terminal else _CHANCE
                 box.player = seat
                 return
             actions = box.actions
@@ -633,22 +611,15 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                         outcome = box.tables.outcome(action, spec)
                     state.history.append(outcome)
                     state._resolve(outcome)
-                    seat = box.to_move(state)  # the player to move, kept (`_Box.moved`, inlined)
-                    if seat is None:  # after a chance outcome, chance again or the end
-                        if state.is_terminal:
-                            seat = _TERMINAL
-                            box.over = True
-                            box.chance_node = False
-                        else:
-                            seat = _CHANCE
-                    else:
-                        box.chance_node = False
+                    seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
+                    if seat is None:
+                        seat = _TERMINAL if state.is_terminal else _CHANCE
                     box.player = seat
                     return
             spec = state.chance_due()
             assert spec is not None  # the player is kept as the state says
             state.apply(box.tables.outcome(action, spec))
-        box.moved()
+        box.player = _player(state)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state
@@ -659,6 +630,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 return _entry_text(state.game, encoding.chance_outcome(int(action), spec))
             return f"chance outcome {action}"
         return state.game.text.command(encoding.action(int(action)))
+
+    def is_terminal(self) -> bool:
+        return self.box.player == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.box.state.returns()
