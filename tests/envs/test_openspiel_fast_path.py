@@ -5,7 +5,9 @@ is only ever moved by `State.apply`."""
 
 from __future__ import annotations
 
+import pickle
 import random
+from typing import Any
 
 import pyspiel
 import pytest
@@ -67,3 +69,57 @@ def test_the_fast_path_reaches_the_states_state_apply_reaches(name, params):
                 assert inner.view(inner.to_move) == reference.view(reference.to_move)
         assert state.returns() == reference.returns()
     assert fast > 0 and slow > 0 and refused > 0
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_clones_and_copies_keep_their_own_player_to_move(name, params):
+    """`current_player` is read off the state's own box (`_Seat`), as `is_terminal` and
+    `is_chance_node` are: a clone, a pickled copy and a deserialized state answer for themselves
+    once they and the original go separate ways, to Python and to C++ alike."""
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(11)
+
+    def step(state: Any) -> None:
+        if state.is_chance_node():
+            numbers, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(numbers, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+    def player(state: Any) -> int:
+        inner = state.campfire
+        if inner.to_move is not None:
+            return int(inner.to_move)
+        return int(pyspiel.PlayerId.TERMINAL if inner.is_terminal else pyspiel.PlayerId.CHANCE)
+
+    def check(state: Any) -> None:
+        seat = player(state)
+        assert state.current_player() == seat == pyspiel.State.current_player(state)
+        assert state.is_terminal() == (seat == int(pyspiel.PlayerId.TERMINAL))
+        assert pyspiel.State.is_terminal(state) == state.is_terminal()
+        assert state.is_chance_node() == (seat == int(pyspiel.PlayerId.CHANCE))
+        assert pyspiel.State.is_chance_node(state) == state.is_chance_node()
+
+    for _ in range(5):
+        state = game.new_initial_state()
+        copies = []
+        while not state.is_terminal():
+            if rng.random() < 0.1:
+                copies.append(state.clone())
+                copies.append(pickle.loads(pickle.dumps(state)))
+                copies.append(
+                    pyspiel.deserialize_game_and_state(
+                        pyspiel.serialize_game_and_state(game, state)
+                    )[1]
+                )
+            step(state)
+            for other in [state, *copies]:
+                check(other)
+            if copies and rng.random() < 0.5:  # a copy moves on alone
+                other = rng.choice(copies)
+                if not other.is_terminal():
+                    before = state.current_player()
+                    step(other)
+                    assert state.current_player() == before
+                    check(state)
+                    check(other)

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from campfire.games import powwow as pw
 from campfire.games import wakatanka as wt
 from campfire.kernel import IllegalAction, RandomBot, Record, State, get_game
+from campfire.kernel.chance import DrawSpec
 
 Setup = tuple[str, int, dict[str, Any], int, str]
 
@@ -281,5 +282,25 @@ def test_the_to_move_attribute_is_what_to_move_says(setup: Setup) -> None:
 
     def check(state: State[Any, Any], rng: random.Random) -> None:
         assert getattr(state, attribute) == state.to_move
+
+    random_game(setup, check)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setups())
+def test_the_due_stack_is_the_draw_chance_due_says(setup: Setup) -> None:
+    """OpenSpiel's adapter lists a draw's outcomes from `due_stack()` instead of `chance_due()`:
+    the stack must hold the very counts the spec would (every draw of draw mode, none else)."""
+
+    def check(state: State[Any, Any], rng: random.Random) -> None:
+        stack = state.due_stack()
+        spec = state.chance_due()
+        if stack is None:
+            assert not (state.mode == "draw" and type(spec) is DrawSpec)
+            return
+        assert type(spec) is DrawSpec
+        draws, numbers, size = stack.tally()
+        assert (draws, tuple(numbers), size) == spec.tally
+        assert size == sum(numbers) > 0
 
     random_game(setup, check)

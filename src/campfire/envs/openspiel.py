@@ -16,11 +16,12 @@ needs.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import compress
 from operator import attrgetter, getitem, itemgetter
 from typing import Any
@@ -118,12 +119,16 @@ class _Box:
     """
 
     __slots__ = (
+        "actions",
         "chance",
+        "copied",
         "encoding",
         "legal",
         "legal_of",
+        "moves_of",
         "name",
         "options",
+        "player",
         "prefix",
         "spec",
         "state",
@@ -149,6 +154,10 @@ class _Box:
         self.encoding = _encoding(name, state.players, key)
         self.tables = _tables(name, state.players, key)
         self.legal_of = self.tables.legal_of  # asked at every turn: one lookup less
+        self.actions = self.tables.actions  # and these at every move
+        self.moves_of = self.tables.moves_of(state.players)
+        #: the player to move, OpenSpiel's way (a seat, chance or terminal), kept after every move
+        self.player = _player(state)
         # the seat to move, read straight off the state when the game says where it is kept
         self.to_move: Callable[[State[Any, Any]], int | None] = attrgetter(
             type(state).to_move_attribute or "to_move"
@@ -159,9 +168,11 @@ class _Box:
         # the state's version (the length of its history) when `legal` or `chance` were made:
         # they are trusted only while it is the same
         self.version = -1
+        self.copied: _Box | None = None  # the last copy made, until its `_Seat` is copied
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Box:
-        return _Box(self.name, self.options, self.state.clone(), self.prefix)
+        other = self.copied = _Box(self.name, self.options, self.state.clone(), self.prefix)
+        return other
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_Box, (self.name, self.options, self.state, self.prefix))
@@ -169,6 +180,28 @@ class _Box:
     def moves(self) -> list[PlayerMove]:
         """Every move of the game so far, the prefix included."""
         return [*self.prefix, *moves(self.state)]
+
+
+class _Seat(partial):  # type: ignore[type-arg]
+    """`CampfireState.current_player`, which C++ asks at every `apply_action`: a call made in C
+    (`getattr(box, "player")`) instead of a Python method's frame. It is kept in the state's
+    `__dict__`: pybind11 finds an override with `getattr`, which finds the instance's own
+    attribute before the class's method (and would take a builtin function for no override).
+
+    OpenSpiel clones a Python state by deep-copying each attribute of its `__dict__` apart, the
+    box first: the copy of a `_Seat` reads the box copied just before it, not a second copy.
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Seat:
+        box: _Box = self.args[0]
+        copied = box.copied
+        box.copied = None
+        if copied is None:  # copied alone, not as part of a state
+            copied = copy.deepcopy(box, memo)
+            box.copied = None
+        return _Seat(getattr, copied, "player")
 
 
 class _Tables:
@@ -195,6 +228,17 @@ class _Tables:
             encoding, "legal_numbers", self.numbered_legal
         )
         self.last = _DrawLayout((), encoding)  # the tables of the last draw
+        self.moves: dict[int, list[list[PlayerMove]]] = {}
+
+    def moves_of(self, players: int) -> list[list[PlayerMove]]:
+        """The history entry of each seat's each action number (immutable, so shared: a move
+        appends one without making it)."""
+        moves = self.moves.get(players)
+        if moves is None:
+            moves = self.moves[players] = [
+                [PlayerMove(seat, action) for action in self.actions] for seat in range(players)
+            ]
+        return moves
 
     def outcome(self, number: int, spec: ChanceSpec) -> ChanceOutcome:
         kind = spec.kind
@@ -218,18 +262,7 @@ class _Tables:
         (`DrawSpec.tally`) through a table made once per set of items and stack size, already
         in number order: nothing is built, looked up one by one or sorted at the draw."""
         if type(spec) is DrawSpec:
-            draws, numbers, size = spec.tally
-            known = self.last
-            if known.draws is not draws:
-                known = self._layout(draws)
-            try:
-                rows = known.rows[size]
-            except IndexError:  # a stack larger than any seen of these items
-                rows = None
-            if rows is None:
-                rows = known.make_rows(size)
-            ordered = known.order(numbers)
-            return list(compress(map(getitem, rows, ordered), ordered))
+            return self.draw_pairs(*spec.tally)
         outcomes = spec.outcomes()
         try:
             numbered = list(map(self.numbered.__getitem__, map(id, outcomes)))
@@ -237,6 +270,21 @@ class _Tables:
             numbered = [self._numbered(pair) for pair in outcomes]
         numbered.sort()
         return numbered
+
+    def draw_pairs(self, draws: tuple[Draw, ...], numbers: Sequence[int], size: int) -> list[Pair]:
+        """The outcomes of a draw from a stack of `size` items, `numbers[i]` of them `draws[i]`
+        (`DrawSpec.tally`, `Stack.tally`), as `(number, probability)` sorted by number."""
+        known = self.last
+        if known.draws is not draws:
+            known = self._layout(draws)
+        try:
+            rows = known.rows[size]
+        except IndexError:  # a stack larger than any seen of these items
+            rows = None
+        if rows is None:
+            rows = known.make_rows(size)
+        ordered = known.order(numbers)
+        return list(compress(map(getitem, rows, ordered), ordered))
 
     def _layout(self, draws: tuple[Draw, ...]) -> _DrawLayout:
         known = self.layouts.get(id(draws))
@@ -277,6 +325,8 @@ class _Tables:
 
 
 _first = itemgetter(0)
+#: the chance a draw listed from its stack resolves (`Stack.tally`, no `DrawSpec` made)
+_DRAW = ChanceSpec("draw")
 _new_tuple = tuple.__new__
 _LEGAL_KEPT = 4096  # more shared legal-action tuples than a game hands out
 _LAYOUTS_KEPT = 1024  # more sets of items than a game's stacks hold
@@ -411,38 +461,43 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
 
     OpenSpiel calls back into Python several times a step (for the player to move alone: when
     asked for the legal actions, whether it is a chance node, and when applying a move), so the
-    player to move is kept in `player` after every move and the legal actions and chance
-    outcomes of the step are kept until the next move.
+    player to move is kept on the box (`box.player`) after every move and the legal actions and
+    chance outcomes of the step are kept until the next move. `current_player`, which C++ asks
+    at every move, is an attribute (`_Seat`) that reads it without a Python frame.
     """
+
+    current_player: Callable[[], int]
 
     def __init__(self, game: CampfireGame, state: State[Any, Any]) -> None:
         super().__init__(game)
         self.box = _Box(game.campfire_name, game.options, state)
-        self.player = _player(state)
+        self.current_player = _Seat(getattr, self.box, "player")
 
     @property
     def campfire(self) -> State[Any, Any]:
         """The Campfire state (draw mode)."""
         return self.box.state
 
-    def current_player(self) -> int:
-        return self.player
+    @property
+    def player(self) -> int:
+        """The player to move, OpenSpiel's way (a seat, chance or terminal)."""
+        return self.box.player
 
     # A Python caller reaches these without a round trip through C++ (which would call back
     # into Python up to five times for one list of legal actions); C++ callers get the same
     # answers through `current_player`, `_legal_actions`, `chance_outcomes` and `is_terminal`.
     def is_chance_node(self) -> bool:
-        return self.player == _CHANCE
+        return self.box.player == _CHANCE
 
     def is_player_node(self) -> bool:
-        return self.player >= 0
+        return self.box.player >= 0
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action numbers of `player` (default: the player to move), sorted; at a
         chance node the chance outcomes' numbers, whoever asks, as OpenSpiel's own does."""
-        current = self.player
+        box = self.box
+        current = box.player
         if current >= 0 and (player is None or player == current):  # the usual question
-            box = self.box
             legal = box.legal
             if legal is None:
                 state = box.state
@@ -460,9 +515,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return []
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.player:
-            return []
         box = self.box
+        if player != box.player:
+            return []
         legal = box.legal
         if legal is None:
             state = box.state
@@ -474,12 +529,34 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         box = self.box
         outcomes = box.chance
         if outcomes is None:
-            spec = box.state.chance_due()
-            if spec is None:
-                raise ValueError(Refusal(N_("no chance outcome is due")))
-            outcomes = box.chance = box.tables.chance_pairs(spec)
-            box.spec = spec
-            box.version = len(box.state.history)
+            state = box.state
+            stack = state.due_stack()
+            if stack is not None:  # a draw, the usual chance node: no spec made
+                # `Stack.tally()` and `_Tables.draw_pairs`, inlined: a Python call is a fair
+                # share of a chance step's cost
+                draws = stack._layout.draws
+                numbers = stack._numbers
+                size = stack.size
+                tables = box.tables
+                known = tables.last
+                if known.draws is not draws:
+                    known = tables._layout(draws)
+                try:
+                    rows = known.rows[size]
+                except IndexError:  # a stack larger than any seen of these items
+                    rows = None
+                if rows is None:
+                    rows = known.make_rows(size)
+                ordered = known.order(numbers)
+                outcomes = box.chance = list(compress(map(getitem, rows, ordered), ordered))
+                box.spec = _DRAW
+            else:
+                spec = state.chance_due()
+                if spec is None:
+                    raise ValueError(Refusal(N_("no chance outcome is due")))
+                outcomes = box.chance = box.tables.chance_pairs(spec)
+                box.spec = spec
+            box.version = len(state.history)
         return outcomes
 
     def _apply_action(self, action: int) -> None:
@@ -490,23 +567,27 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         reason. `tests/envs/test_openspiel_fast_path.py` holds both paths to the same states."""
         box = self.box
         state = box.state
-        history = state.history
-        player = self.player
+        player = box.player
         if player >= 0:
             legal = box.legal
-            if legal is not None and box.version == len(history):
-                at = bisect_left(legal, action)
-                if at < len(legal) and legal[at] == action:  # handed out as legal: no checks
-                    move = box.tables.actions[action]
-                    history.append(_new_tuple(PlayerMove, (player, move)))
-                    state._act(move)
-                    box.legal = None
-                    seat = box.to_move(state)  # the player to move, kept (`_moved`, inlined)
-                    if seat is None:
-                        seat = _TERMINAL if state.is_terminal else _CHANCE
-                    self.player = seat
-                    return
-            actions = box.tables.actions
+            try:  # handed out as legal this step (sorted), for this very state: no checks
+                known = (
+                    legal[bisect_left(legal, action)] == action  # type: ignore[arg-type,index]
+                    and box.version == len(state.history)
+                )
+            except (TypeError, IndexError):  # none handed out, or past the last
+                known = False
+            if known:
+                move = box.moves_of[player][action]  # the history entry, made once
+                state.history.append(move)
+                state._act(move[1])
+                box.legal = None
+                seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
+                if seat is None:
+                    seat = _TERMINAL if state.is_terminal else _CHANCE
+                box.player = seat
+                return
+            actions = box.actions
             if not 0 <= action < len(actions):
                 raise ValueError(
                     Refusal(
@@ -521,31 +602,24 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
             spec = box.spec
             chance = box.chance
             box.chance = box.spec = None
-            if spec is not None and chance is not None and box.version == len(history):
+            if spec is not None and chance is not None and box.version == len(state.history):
                 at = bisect_left(chance, action, key=_first)
                 if at < len(chance) and chance[at][0] == action:  # a listed outcome: no checks
                     draws = box.tables.draws  # a draw's outcome is one of these, once made
                     outcome: ChanceOutcome | None = draws[action] if spec.kind == "draw" else None
                     if outcome is None:
                         outcome = box.tables.outcome(action, spec)
-                    history.append(outcome)
+                    state.history.append(outcome)
                     state._resolve(outcome)
-                    seat = box.to_move(state)  # the player to move, kept (`_moved`, inlined)
+                    seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
                     if seat is None:
                         seat = _TERMINAL if state.is_terminal else _CHANCE
-                    self.player = seat
+                    box.player = seat
                     return
             spec = state.chance_due()
             assert spec is not None  # the player is kept as the state says
             state.apply(box.tables.outcome(action, spec))
-        self._moved(state)
-
-    def _moved(self, state: State[Any, Any]) -> None:
-        """Keep the player to move for OpenSpiel's questions."""
-        seat = state.to_move
-        if seat is None:
-            seat = _TERMINAL if state.is_terminal else _CHANCE
-        self.player = seat
+        box.player = _player(state)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state
@@ -558,7 +632,7 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         return state.game.text.command(encoding.action(int(action)))
 
     def is_terminal(self) -> bool:
-        return self.player == _TERMINAL
+        return self.box.player == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.box.state.returns()

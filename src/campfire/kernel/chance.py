@@ -375,6 +375,12 @@ class Stack:
         pairs = zip(self._layout.draws, self._numbers, strict=True)
         return [draw.item for draw, n in pairs for _ in range(n)]
 
+    def tally(self) -> tuple[tuple[Draw, ...], Sequence[int], int]:
+        """An unordered stack as `DrawSpec.tally` holds it (its distinct items as shared `Draw`s,
+        how many of each are left, how many in all), read now: the counts are the stack's own,
+        good until it changes."""
+        return self._layout.draws, self._numbers, self.size
+
     def draw_spec(self) -> ChanceSpec:
         spec = self._spec
         if spec is None:

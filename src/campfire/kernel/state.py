@@ -21,6 +21,7 @@ from campfire.kernel.chance import (
     Pick,
     Shuffle,
     Shuffled,
+    Stack,
 )
 from campfire.kernel.errors import IllegalAction, Refusal
 from campfire.kernel.options import Options
@@ -96,6 +97,13 @@ class State(ABC, Generic[ActionT, ViewT]):
     @abstractmethod
     def chance_due(self) -> ChanceSpec | None:
         """The chance outcome the state waits for, if any."""
+
+    def due_stack(self) -> Stack | None:
+        """The unordered (draw-mode) stack the due chance draws from, when `chance_due()` is its
+        `draw_spec()`; else None (None is always a right answer: no shortcut). OpenSpiel's
+        adapter asks this at every chance node and lists a draw's outcomes from the stack's
+        counts (`Stack.tally`) without making the spec."""
+        return None
 
     @property
     def is_chance(self) -> bool:

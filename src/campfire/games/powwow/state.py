@@ -126,6 +126,14 @@ class PowwowState(State[Action, PowwowView]):
                 return stack.draw_spec()
         return None
 
+    def due_stack(self) -> FeatherStack | None:
+        phase = self.phase
+        if DEAL <= phase <= TURNOVER and phase != PLAY:
+            stack = self.stack
+            if not stack.order and stack.size > 0:
+                return stack
+        return None
+
     def winners(self) -> list[int]:
         return list(self._winners)
 

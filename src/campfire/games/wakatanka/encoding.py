@@ -161,9 +161,9 @@ class WakatankaEncoding:
             return []
         if state.last_card:
             return [CALL_INDEX, ACCEPT_INDEX]
-        assert state.turn is not None and state.marker is not None
-        hand = state.hands[state.turn]
-        left, right = self._sides[state.marker]
+        # in play, `turn` and `marker` are set (no asserts: this runs at every OpenSpiel turn)
+        hand = state.hands[state.turn]  # type: ignore[index]
+        left, right = self._sides[state.marker]  # type: ignore[index]
         numbers = [*compress(left, hand), *compress(right, hand)]
         if state.last_play is not None:
             numbers.append(CALL_INDEX)

@@ -114,6 +114,12 @@ class WakatankaState(State[Action, WakatankaView]):
             return self.stack.draw_spec()
         return None
 
+    def due_stack(self) -> Stack | None:
+        # draw mode's deal (in shuffle mode, `_advance` deals the ordered deck at once)
+        if self.phase == DEAL and not self.stack.order:
+            return self.stack
+        return None
+
     def winners(self) -> list[int]:
         return list(self._winners)
 
@@ -178,9 +184,9 @@ class WakatankaState(State[Action, WakatankaView]):
 
     def _act(self, action: Action) -> list[Event]:
         # the turn's kind picked here, not in a helper: OpenSpiel's loop calls this at every
-        # turn, and a Python call is a fair share of a turn's cost
-        seat = self.turn
-        assert seat is not None
+        # turn, and a Python call is a fair share of a turn's cost (no assert either: a legal
+        # action means a seat is to move)
+        seat: int = self.turn  # type: ignore[assignment]
         if type(action) is Play:  # the usual turn: its rules here, narration apart
             tile = TILE_INDEX[action.tile]
             card = CARD_INDEX[action.card]
@@ -234,12 +240,6 @@ class WakatankaState(State[Action, WakatankaView]):
             events.append(Event("last_card", {"seat": seat}))
         return events
 
-    def _take(self, seat: int, cards: Pile) -> None:
-        hand = self.hands[seat]
-        for card, _ in cards:
-            hand[card] += 1
-        self.hand_size[seat] += len(cards)
-
     def _call(self, seat: int) -> list[Event]:
         assert self.last_play is not None
         player, tile = self.last_play
@@ -249,7 +249,10 @@ class WakatankaState(State[Action, WakatankaView]):
         shown = tuple(map(_named, cards))
         bluff = cards[-1][0] != tile
         taker = player if bluff else seat
-        self._take(taker, cards)
+        hand = self.hands[taker]  # the taker takes the stack (inlined: no call)
+        for card, _ in cards:
+            hand[card] += 1
+        self.hand_size[taker] += len(cards)
         self.reveals.append(_new_tuple(Reveal, (seat, "call", TILES[tile], shown, bluff, taker)))
         events: list[Event] = []
         if self.narrate:
@@ -280,10 +283,13 @@ class WakatankaState(State[Action, WakatankaView]):
         success = list(map(_card_of, cards)).count(tile) >= 2
         taker = None if success else seat
         if success:
-            self.removed.extend(CARDS[card] for card, _ in cards)
+            self.removed.extend(map(_name_of, shown))
             self.removed.sort()
         else:
-            self._take(seat, cards)
+            hand = self.hands[seat]  # the caster takes the stack back (inlined: no call)
+            for card, _ in cards:
+                hand[card] += 1
+            self.hand_size[seat] += len(cards)
         self.reveals.append(_new_tuple(Reveal, (seat, "spell", TILES[tile], shown, success, taker)))
         events: list[Event] = []
         if self.narrate:
@@ -455,6 +461,7 @@ _NAMED: dict[tuple[int, int], tuple[int, str]] = {
 }
 _named = _NAMED.__getitem__
 _card_of = itemgetter(0)
+_name_of = itemgetter(1)
 _ACCEPT_TURNS = tuple(Turn(seat, "accept") for seat in range(6))
 
 
