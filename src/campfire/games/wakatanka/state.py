@@ -404,13 +404,32 @@ class WakatankaState(State[Action, WakatankaView]):
                 for t, pile in enumerate(self.stacks)
             },
             tuple(self.removed),
-            tuple(self.turns),
-            tuple(self.reveals),
+            self._seen_turns(),
+            self._seen_reveals(),
             None if last_play is None else (last_play[0], TILES[last_play[1]]),
             self.last_card,
             self.phase == OVER,  # terminal
             tuple(self._winners),
         )
+
+    # The turns and reveals only grow during a game, and every seat's view of one position
+    # shows the same ones: one tuple is made per position and shared by all its views (a
+    # server shows each move to every seat), so that their JSON is made once too
+    # (`view._json_list`). A list assigned anew (a clone, a sampled state) is another object.
+    _turns_seen: tuple[list[Turn], tuple[Turn, ...]] | None = None
+    _reveals_seen: tuple[list[Reveal], tuple[Reveal, ...]] | None = None
+
+    def _seen_turns(self) -> tuple[Turn, ...]:
+        seen, turns = self._turns_seen, self.turns
+        if seen is None or seen[0] is not turns or len(seen[1]) != len(turns):
+            seen = self._turns_seen = (turns, tuple(turns))
+        return seen[1]
+
+    def _seen_reveals(self) -> tuple[Reveal, ...]:
+        seen, reveals = self._reveals_seen, self.reveals
+        if seen is None or seen[0] is not reveals or len(seen[1]) != len(reveals):
+            seen = self._reveals_seen = (reveals, tuple(reveals))
+        return seen[1]
 
     def clone(self) -> WakatankaState:
         other = object.__new__(WakatankaState)

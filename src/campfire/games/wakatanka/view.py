@@ -92,7 +92,7 @@ class WakatankaView:
             "game": "wakatanka",
             "seat": self.seat,
             "players": self.players,
-            "options": self.options.model_dump(),
+            "options": _options_json(self.options),
             "to_move": self.to_move,
             "marker": self.marker,
             "hand": None if self.hand is None else list(self.hand),
@@ -100,8 +100,8 @@ class WakatankaView:
             "tokens": list(self.tokens),
             "stacks": {t: [s.to_json() for s in slots] for t, slots in self.stacks.items()},
             "removed": list(self.removed),
-            "turns": [_json_of(t) for t in self.turns],
-            "reveals": [_json_of(r) for r in self.reveals],
+            "turns": _json_list(self.turns),
+            "reveals": _json_list(self.reveals),
             "last_play": None if self.last_play is None else list(self.last_play),
             "last_card": self.last_card,
             "terminal": self.terminal,
@@ -125,4 +125,36 @@ def _json_of(record: Turn | Reveal) -> dict[str, Any]:
     if len(_JSON) >= _JSON_LIMIT:
         _JSON.clear()
     _JSON[id(record)] = (record, out)
+    return out
+
+
+#: the JSON list of a whole tuple of turns or reveals, by the tuple's identity: a state hands
+#: every view of one position the same tuple (`WakatankaState._seen_turns`), so a server's
+#: update for each seat lists the game so far once, not once per seat. Kept as `_JSON` is.
+_LISTS: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+
+
+def _json_list(records: tuple[Turn, ...] | tuple[Reveal, ...]) -> list[dict[str, Any]]:
+    known = _LISTS.get(id(records))
+    if known is not None and known[0] is records:
+        return known[1]
+    out = [_json_of(r) for r in records]
+    if len(_LISTS) >= _JSON_LIMIT:
+        _LISTS.clear()
+    _LISTS[id(records)] = (records, out)
+    return out
+
+
+#: options are frozen and one object serves every view of a game: dumped once
+_OPTIONS: dict[int, tuple[WakatankaOptions, dict[str, Any]]] = {}
+
+
+def _options_json(options: WakatankaOptions) -> dict[str, Any]:
+    known = _OPTIONS.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    out = options.model_dump()
+    if len(_OPTIONS) >= _JSON_LIMIT:
+        _OPTIONS.clear()
+    _OPTIONS[id(options)] = (options, out)
     return out
