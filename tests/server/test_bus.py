@@ -291,3 +291,62 @@ def test_more_commands_at_once_than_connections_wait_for_one(
             await bus.stop()
 
     asyncio.run(main())
+
+
+def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url: str) -> None:
+    """The race of quiet tables: Redis counts nobody hearing a notice, then a process starts
+    hearing the table and says so before the sender has read that count. The sender must not
+    go quiet on that count (it would never tell the newcomer anything again)."""
+
+    async def main() -> None:
+        namespace = f"test-{secrets.token_hex(6)}"
+        sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        heard: list[tuple[str, str, object]] = []
+        arrived = asyncio.Event()
+
+        def notice(table_id: str, kind: str, data: object) -> None:
+            heard.append((table_id, kind, data))
+            arrived.set()
+
+        await sender.start(lambda *_: None, list)
+        await receiver.start(notice, list)
+        real_pipeline = sender.redis.pipeline
+        once = [True]
+        listened = asyncio.Event()
+        real_heard_by = sender._heard_by
+
+        def heard_by(tables: object) -> None:
+            real_heard_by(tables)
+            listened.set()
+
+        sender._heard_by = heard_by  # type: ignore[method-assign]
+
+        def pipeline(*args: object, **kwargs: object) -> object:
+            pipe = real_pipeline(*args, **kwargs)
+            real_execute = pipe.execute
+
+            async def execute(*eargs: object, **ekwargs: object) -> object:
+                out = await real_execute(*eargs, **ekwargs)  # Redis counted nobody
+                if once:
+                    once.clear()
+                    await receiver.serve("t1", True)
+                    async with asyncio.timeout(10):  # its Listening reached the sender
+                        await listened.wait()
+                return out
+
+            pipe.execute = execute
+            return pipe
+
+        sender.redis.pipeline = pipeline
+        try:
+            await sender.publish("t1", "moves", {"start": 0})
+            await sender.publish("t1", "moves", {"start": 1})
+            async with asyncio.timeout(10):
+                while ("t1", "moves", {"start": 1}) not in heard:
+                    arrived.clear()
+                    await arrived.wait()
+        finally:
+            await sender.stop()
+            await receiver.stop()
+
+    asyncio.run(main())

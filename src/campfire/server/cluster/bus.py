@@ -321,6 +321,9 @@ class RedisBus(Bus):
         #: the tables whose last notice nobody else heard: their notices are not sent until
         #: a process says it listens (`Listening`)
         self._quiet: set[str] = set()
+        #: how many `Listening` messages this process has taken in: a publish whose answer
+        #: comes back after one arrived says nothing about who hears now
+        self._listenings = 0
         self._own = self.redis.register_script(_OWN)
         #: the tables whose owner lease this process holds (renewed by `_keep_owning`)
         self.owned: set[str] = set()
@@ -433,6 +436,7 @@ class RedisBus(Bus):
         by_table: dict[str, list[tuple[str, str, Carried | None]]] = {}
         for notice in batch:
             by_table.setdefault(notice[0], []).append(notice)
+        listenings = self._listenings
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for table_id, notices in by_table.items():
@@ -442,6 +446,10 @@ class RedisBus(Bus):
             NOTICES_PUBLISHED.inc(len(batch))
         except Exception as error:  # the others catch up from the database anyway
             log.warning("could not publish %d notices: %s", len(batch), error)
+            return
+        if listenings != self._listenings:
+            # a process said it listens while these were out (maybe to one of these tables,
+            # after Redis counted its receivers): it must not be left out from now on
             return
         for table_id, receivers in zip(by_table, heard, strict=True):
             if self._heard_by_nobody_else(table_id, int(receivers)):
@@ -487,6 +495,7 @@ class RedisBus(Bus):
         a RESYNC so that it reads what this process left out."""
         if not isinstance(tables, list):
             raise ValueError("a listening message without its tables")
+        self._listenings += 1
         for table_id in tables:
             if table_id in self._quiet:
                 self._quiet.discard(table_id)
