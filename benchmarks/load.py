@@ -57,6 +57,8 @@ import os
 import random
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,9 +72,11 @@ from websockets.exceptions import WebSocketException
 
 from benchmarks.cluster import (
     REDIS_URL,
+    START_LIMIT,
     Cluster,
     ClusterError,
     CpuCap,
+    ServerProcess,
     Usage,
     deployment,
     other_work,
@@ -84,6 +88,8 @@ from campfire.server.tables.webgame import web_game
 SEATS = 4
 #: seconds a move may take to reach every seat before the table looks again (a lost update)
 MOVE_LIMIT = 15.0
+#: `--rolling`: the contract's seconds from a socket's drop to the table heard again
+BACK_WITHIN = 3.0
 #: seconds seats may disagree about the table before the lagging ones reconnect
 RESYNC_AFTER = 10.0
 #: refusals of a move sent on a view that was behind the table (nothing applied: right)
@@ -155,6 +161,14 @@ class Seat:
         self.last_at = -1  # on this connection, to check the order of updates
         self.task: asyncio.Task[None] | None = None
         self.retry = 0  # reconnections since the table was last heard
+        #: reconnections at once in a row after a close with 1012, as the page counts them
+        self.restarts = 0
+        #: this client closed the socket itself (a resync, the table closing): not a drop
+        self.leaving = False
+        #: perf_counter when the server dropped the socket, until an update is heard on the
+        #: next connection; and the close code it dropped with
+        self.dropped: float | None = None
+        self.dropped_code: int | None = None
 
     @property
     def at(self) -> int:
@@ -182,8 +196,10 @@ class Seat:
         bench = self.table.bench
         url = f"{bench.ws_base}/ws/tables/{self.table.id}"
         while not self.table.closed:
+            opened: ClientConnection | None = None
             try:
                 async with connect(url, open_timeout=10, proxy=None, max_size=2**20) as ws:
+                    opened = ws
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.ws, self.last_at = ws, -1
                     self.connection += 1
@@ -194,12 +210,23 @@ class Seat:
             except (OSError, WebSocketException, TimeoutError) as error:
                 if not self.table.closed:
                     bench.drops[describe(error)] += 1
+                    bench.refused_handshake(error)
             self.ws = None
             if self.table.closed:
                 return
+            code = opened.close_code if opened is not None else None
+            if opened is not None and not self.leaving and self.dropped is None:
+                self.dropped, self.dropped_code = time.perf_counter(), code
+            self.leaving = False
             bench.reconnects += 1
-            # as the table page does: 0.4 s doubling up to 8 s (with some jitter, as real
-            # browsers never reconnect in step), back to 0.4 s once the table is heard again
+            # as the table page does: at once after 1012 (the server restarts and handed the
+            # table over; at most 3 times in a row), else 0.4 s doubling up to 8 s (with some
+            # jitter, as real browsers never reconnect in step), back to 0.4 s once the table
+            # is heard again
+            restart = code == 1012 and self.restarts < 3
+            self.restarts = self.restarts + 1 if restart else 0
+            if restart:
+                continue
             self.retry += 1
             delay = min(8.0, 0.4 * 2 ** (self.retry - 1))
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
@@ -223,7 +250,10 @@ class Seat:
                 table.bench.out_of_order += 1
             self.last_at = self._at = at
             self.raw, self._latest, self.heard = text, message, now
-            self.retry = 0
+            self.retry = self.restarts = 0
+            if self.dropped is not None:
+                table.bench.came_back(now - self.dropped, self.dropped_code)
+                self.dropped = None
             if (
                 pending is not None
                 and pending.entry["player"] == self.seat
@@ -256,6 +286,7 @@ class Seat:
     async def drop(self) -> None:
         """Close the socket: the seat reconnects and hears the whole table again."""
         if self.ws is not None:
+            self.leaving = True
             with contextlib.suppress(Exception):
                 await self.ws.close()
 
@@ -410,6 +441,20 @@ class Row:
     #: its services nor the client)
     other_cpu: float = 0.0
     kills: int = 0
+    #: `--rolling`: processes stopped with SIGTERM and started again, and their exit statuses
+    restarts: int = 0
+    exits: list[int] = field(default_factory=list)
+    #: `--rolling`: responses of 5xx this client saw ("METHOD path status"), and WebSocket
+    #: handshakes refused with a 5xx (the status), each with its second in the window
+    http_5xx: list[str] = field(default_factory=list)
+    ws_5xx: list[str] = field(default_factory=list)
+    #: seconds from a socket's drop to the first update on its next connection, by close code
+    back: list[tuple[float, int | None]] = field(default_factory=list)
+    #: sockets dropped and not back when the run ended
+    not_back: int = 0
+    #: acknowledged moves checked and those missing or different (`check`)
+    acked: int = 0
+    lost: int = 0
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -450,7 +495,12 @@ class Bench:
         self.row = row
         self.game: str = args.game
         self.ws_base = cluster.ws_base
-        self.http = httpx.AsyncClient(base_url=cluster.base, timeout=30, trust_env=False)
+        self.http = httpx.AsyncClient(
+            base_url=cluster.base,
+            timeout=30,
+            trust_env=False,
+            event_hooks={"response": [self.server_error]},
+        )
         self.rng = random.Random(args.seed)
         self.tables: list[Table] = []
         self.window: tuple[float, float] | None = None  # perf_counter start and end
@@ -465,6 +515,27 @@ class Bench:
         #: fatal refusals of a connection, and why sockets dropped or did not open, by reason
         self.errors: Counter[str] = Counter()
         self.drops: Counter[str] = Counter()
+
+    def since(self) -> str:
+        """Seconds into the measured window (negative before it), for saying when."""
+        start = self.window[0] if self.window is not None else time.perf_counter()
+        return f"{time.perf_counter() - start:+.1f} s"
+
+    async def server_error(self, response: httpx.Response) -> None:
+        """Every response of 5xx this client sees (before anything retries it)."""
+        if response.status_code >= 500:
+            request = response.request
+            self.row.http_5xx.append(
+                f"{request.method} {request.url.path} {response.status_code} at {self.since()}"
+            )
+
+    def refused_handshake(self, error: BaseException) -> None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+        if isinstance(status, int) and status >= 500:
+            self.row.ws_5xx.append(f"handshake {status} at {self.since()}")
+
+    def came_back(self, seconds: float, code: int | None) -> None:
+        self.row.back.append((seconds, code))
 
     def stopping(self, table: Table) -> bool:
         return self.ending or table.closed
@@ -524,6 +595,21 @@ class Bench:
             self.row.kills += 1
             await asyncio.sleep(self.rng.uniform(0.0, 1.0))
             await asyncio.to_thread(self.cluster.restart, index)
+
+    async def rolling(self, rounds: int, seconds: float) -> None:
+        """`rounds` rolling restarts spread over the window: each process in turn stopped with
+        SIGTERM (it drains and exits), started again and waited for until `/readyz` says
+        ready, before the next one, as docs/deploy.md's upgrade does."""
+        begun = time.monotonic()
+        for round_ in range(rounds):
+            moment = seconds * (round_ + 0.1) / rounds
+            await asyncio.sleep(max(0.0, begun + moment - time.monotonic()))
+            for server in self.cluster.servers:
+                status = await asyncio.to_thread(server.terminate)
+                self.row.exits.append(status)
+                self.row.restarts += 1
+                server.start()
+                await asyncio.to_thread(wait_ready, server)
 
     async def sign_ins(self, per_second: float) -> None:
         """Password sign-ins at a steady rate, each an unknown name from an address of its own
@@ -593,6 +679,8 @@ class Bench:
         chaos = (
             asyncio.get_running_loop().create_task(self.chaos(args.chaos, args.seconds))
             if args.chaos
+            else asyncio.get_running_loop().create_task(self.rolling(args.rolling, args.seconds))
+            if args.rolling
             else None
         )
         signing = (
@@ -616,7 +704,8 @@ class Bench:
         if chaos is not None:
             await chaos
         row.reconnects = self.reconnects - reconnects0
-        if args.check or args.chaos:
+        checking = args.check or args.chaos or args.rolling
+        if checking:
             self.draining = True
             _, still = await asyncio.wait(players, timeout=args.drain)
             self.ending = True
@@ -626,9 +715,12 @@ class Bench:
             self.ending = True
             await asyncio.wait(players, timeout=MOVE_LIMIT + 5)
         sampler.cancel()
+        row.not_back = sum(
+            1 for table in self.tables for seat in table.seats if seat.dropped is not None
+        )
         for table in self.tables:
             await table.close()
-        if args.check or args.chaos:
+        if checking:
             await self.check()
         await self.http.aclose()
         await tenure.stop()
@@ -684,6 +776,7 @@ class Bench:
                     row.problems.append(
                         f"table {table.id}: acknowledged move {at} {entry} is stored as {stored}"
                     )
+        row.acked, row.lost = acked, lost
         row.checked = (
             f"{finished}/{len(self.tables)} games finished and replayed, {acked} acknowledged "
             f"moves checked, {lost} missing or different; {playable} unfinished but playable, "
@@ -709,6 +802,27 @@ class Bench:
         )
         return None if answer.status_code == 200 else f"{answer.status_code} {answer.text}"
 
+    def report_rolling(self) -> None:
+        """What a rolling restart promises: exit 0, no 5xx shown, every socket back in 3 s
+        (lost moves are the check's)."""
+        row = self.row
+        if any(row.exits):
+            row.problems.append(f"a stopped process exited with a status other than 0: {row.exits}")
+        if row.http_5xx:
+            row.problems.append(
+                f"{len(row.http_5xx)} HTTP responses >= 500: {', '.join(row.http_5xx[:8])}"
+            )
+        if row.ws_5xx:
+            row.problems.append(
+                f"{len(row.ws_5xx)} WebSocket handshakes refused with 5xx: "
+                f"{', '.join(row.ws_5xx[:8])}"
+            )
+        _, _, late = seconds_back(row)
+        if late or row.not_back:
+            row.problems.append(
+                f"{late} sockets back later than {BACK_WITHIN:g} s, {row.not_back} never back"
+            )
+
     def report_problems(self) -> None:
         row = self.row
         if self.slow_moves:
@@ -728,9 +842,52 @@ class Bench:
             )
         for reason, count in self.errors.most_common(5):
             row.problems.append(f"{count} connections refused: {reason}")
+        if self.args.rolling:
+            self.report_rolling()
         if self.drops:
             reasons = ", ".join(f"{n} {why}" for why, n in self.drops.most_common(4))
             row.notes.append(f"sockets dropped or refused: {reasons}")
+
+
+def seconds_back(row: Row) -> tuple[float, float, int]:
+    """The slowest and the 99th percentile of the seconds sockets took to come back, and how
+    many took longer than the contract's 3 s."""
+    gaps = sorted(gap for gap, _ in row.back)
+    if not gaps:
+        return float("nan"), float("nan"), 0
+    p99 = gaps[min(len(gaps) - 1, round(0.99 * (len(gaps) - 1)))]
+    return gaps[-1], p99, sum(1 for gap in gaps if gap > BACK_WITHIN)
+
+
+def rolling_line(row: Row) -> str:
+    slowest, p99, late = seconds_back(row)
+    codes = Counter("1012" if code == 1012 else f"{code}" for _, code in row.back)
+    how = ", ".join(f"{n} closed with {code}" for code, n in codes.most_common())
+    return (
+        f"{row.restarts} processes stopped with SIGTERM and started again, exit statuses "
+        f"{' '.join(map(str, row.exits)) or '-'}; {len(row.http_5xx)} HTTP responses >= 500, "
+        f"{len(row.ws_5xx)} WebSocket handshakes refused with 5xx; {len(row.back)} socket drops "
+        f"back ({how or 'none'}), the slowest in {slowest:.2f} s, p99 {p99:.2f} s, "
+        f"{late} later than {BACK_WITHIN:g} s, {row.not_back} never back"
+    )
+
+
+def wait_ready(server: ServerProcess) -> None:
+    """Until the process's own `GET /readyz` answers 200 (its database and Redis answer)."""
+    assert server.process is not None
+    server.wait_until_up()
+    deadline = time.monotonic() + START_LIMIT
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise ClusterError(f"campfire serve exited with status {server.process.returncode}")
+        try:
+            with urllib.request.urlopen(server.base + "/readyz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.05)
+    raise ClusterError(f"{server.base}/readyz did not answer 200 within {START_LIMIT:.0f} s")
 
 
 def describe(error: BaseException) -> str:
@@ -854,6 +1011,26 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def rolling_table(rows: list[Row]) -> str:
+    """`--rolling`: what each row's restarts cost the clients (the target: 0 lost, 0 5xx,
+    every socket back within 3 s)."""
+    lines = [
+        "| setup | tables | restarts | exit statuses | acknowledged moves checked | lost | "
+        "HTTP 5xx | WebSocket 5xx | socket drops | back: slowest s | p99 s | > 3 s | "
+        "never back |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        slowest, p99, late = seconds_back(row)
+        lines.append(
+            f"| {row.setup.name} | {row.tables} | {row.restarts} "
+            f"| {' '.join(map(str, row.exits)) or '-'} | {row.acked} | {row.lost} "
+            f"| {len(row.http_5xx)} | {len(row.ws_5xx)} | {len(row.back) + row.not_back} "
+            f"| {slowest:.2f} | {p99:.2f} | {late} | {row.not_back} |"
+        )
+    return "\n".join(lines)
+
+
 def ownership_line(row: Row) -> str:
     """What the owner-per-table design promises, from the servers' own counters: the rules
     applied once per move in the whole deployment, and few bus messages about tables a
@@ -897,6 +1074,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=["wakatanka", "powwow"], default="wakatanka")
     parser.add_argument("--chaos", type=int, default=0, help="kill a server process K times")
     parser.add_argument(
+        "--rolling",
+        type=int,
+        default=0,
+        help="N rolling restarts in the window: each process in turn stopped with SIGTERM, "
+        "started again and waited for until ready (implies --check)",
+    )
+    parser.add_argument(
         "--opening",
         action="store_true",
         help="only open tables (--tables of them) and close them: server CPU per new table",
@@ -925,8 +1109,13 @@ def main(argv: list[str] | None = None) -> None:
         help="hold each server process to this share of one core (control groups, as root)",
     )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.chaos < 0:
-        parser.error("--seconds must be positive and --chaos at least 0")
+    if args.seconds <= 0 or args.chaos < 0 or args.rolling < 0:
+        parser.error("--seconds must be positive, --chaos and --rolling at least 0")
+    if args.rolling and (args.chaos or args.server_cpu is not None or args.opening):
+        parser.error(
+            "--rolling is not for --chaos, --server-cpu or --opening runs: a kill or a CPU cap "
+            "would blur what the restarts cost"
+        )
     if not 0 <= args.stagger <= args.warmup:
         parser.error(
             "--stagger is between 0 and --warmup: the window starts once every table plays"
@@ -951,10 +1140,14 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "
                 f"server {row.cpu_ms(row.server_cpu):.2f} ms CPU/move, "
-                f"{row.kills} kills, {row.reconnects} reconnection attempts",
+                f"{row.kills} kills, {row.restarts} restarts, "
+                f"{row.reconnects} reconnection attempts",
                 flush=True,
             )
-            if row.counters and row.moves and not row.kills:  # a restart starts at zero
+            if args.rolling:
+                print(f"    rolling: {rolling_line(row)}", flush=True)
+            # a process started again counts from zero
+            if row.counters and row.moves and not row.kills and not row.restarts:
                 print(f"    bus: {ownership_line(row)}", flush=True)
             if row.checked:
                 print(f"    check: {row.checked}")
@@ -965,6 +1158,9 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(f"Reference row: the first ({rows[0].setup.name}, {rows[0].tables} tables).")
     print(table_of(rows, kernel, args))
+    if args.rolling:
+        print()
+        print(rolling_table(rows))
     if any(row.problems for row in rows):
         sys.exit(1)
 
