@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks.load --setups sqlite-1,postgresql-1 --tables 50,100,150
     .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 100 --rate max
     .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 20 --chaos 2
+    .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 200 --rolling 2 --route table
 
 Each row starts a fresh deployment (benchmarks/cluster.py): a new database, N `campfire serve`
 processes, and Debian's nginx in front when N > 1 (PostgreSQL + Redis then). Tables of four
@@ -43,6 +44,17 @@ starts it again; clients reconnect (through nginx) and play on. Afterwards every
 its end, and the run checks that every acknowledged move (answered "ok", or its update seen on the
 socket that sent it) stands in the stored record at its place, that no table is stuck, and that
 every record replays. `--check` does the same without kills.
+
+`--rolling N` makes N rolling restarts in the window, spread over it, as docs/deploy.md's upgrade
+does: each server process in turn is stopped with SIGTERM (it drains: `/readyz` 503, its sockets
+closed with 1012, exit 0), started again and waited for until its `/readyz` answers 200, before
+the next. The client reconnects as the table page does: at once after a close with 1012, with
+the growing wait otherwise. Afterwards the run checks the records as `--check` does, and prints
+the stopped processes' exit statuses, every HTTP response of 5xx the client saw (before
+`open_table` retries it) and every WebSocket handshake refused with a 5xx, apart, and for every
+socket the restarts dropped the seconds from its drop to the first update on its next
+connection (the slowest, the 99th percentile, how many took more than 3 s). Not with `--chaos`
+or `--server-cpu`.
 """
 
 from __future__ import annotations
@@ -169,6 +181,8 @@ class Seat:
         #: next connection; and the close code it dropped with
         self.dropped: float | None = None
         self.dropped_code: int | None = None
+        #: perf_counter when the next connection's handshake was done (after a drop)
+        self.reopened: float | None = None
 
     @property
     def at(self) -> int:
@@ -200,6 +214,8 @@ class Seat:
             try:
                 async with connect(url, open_timeout=10, proxy=None, max_size=2**20) as ws:
                     opened = ws
+                    if self.dropped is not None and self.reopened is None:
+                        self.reopened = time.perf_counter()
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.ws, self.last_at = ws, -1
                     self.connection += 1
@@ -217,6 +233,7 @@ class Seat:
             code = opened.close_code if opened is not None else None
             if opened is not None and not self.leaving and self.dropped is None:
                 self.dropped, self.dropped_code = time.perf_counter(), code
+                self.reopened = None
             self.leaving = False
             bench.reconnects += 1
             # as the table page does: at once after 1012 (the server restarts and handed the
@@ -252,8 +269,11 @@ class Seat:
             self.raw, self._latest, self.heard = text, message, now
             self.retry = self.restarts = 0
             if self.dropped is not None:
-                table.bench.came_back(now - self.dropped, self.dropped_code)
-                self.dropped = None
+                reopened = self.reopened if self.reopened is not None else now
+                table.bench.came_back(
+                    Back(now - self.dropped, self.dropped_code, reopened - self.dropped, now)
+                )
+                self.dropped = self.reopened = None
             if (
                 pending is not None
                 and pending.entry["player"] == self.seat
@@ -424,6 +444,18 @@ class Table:
 
 
 # --- the run -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Back:
+    """A socket dropped by the server and heard again: seconds from its drop to the first
+    update on its next connection, its close code, the seconds until the next connection's
+    handshake was done (the rest is the server's answer to its hello), and when it was heard."""
+
+    seconds: float
+    code: int | None
+    handshake: float
+    heard: float
+
+
 @dataclass
 class Row:
     setup: Setup
@@ -448,8 +480,10 @@ class Row:
     #: handshakes refused with a 5xx (the status), each with its second in the window
     http_5xx: list[str] = field(default_factory=list)
     ws_5xx: list[str] = field(default_factory=list)
-    #: seconds from a socket's drop to the first update on its next connection, by close code
-    back: list[tuple[float, int | None]] = field(default_factory=list)
+    #: every socket dropped and heard again
+    back: list[Back] = field(default_factory=list)
+    #: perf_counter when each stopped process was sent SIGTERM
+    stopped_at: list[float] = field(default_factory=list)
     #: sockets dropped and not back when the run ended
     not_back: int = 0
     #: acknowledged moves checked and those missing or different (`check`)
@@ -534,8 +568,8 @@ class Bench:
         if isinstance(status, int) and status >= 500:
             self.row.ws_5xx.append(f"handshake {status} at {self.since()}")
 
-    def came_back(self, seconds: float, code: int | None) -> None:
-        self.row.back.append((seconds, code))
+    def came_back(self, back: Back) -> None:
+        self.row.back.append(back)
 
     def stopping(self, table: Table) -> bool:
         return self.ending or table.closed
@@ -605,6 +639,7 @@ class Bench:
             moment = seconds * (round_ + 0.1) / rounds
             await asyncio.sleep(max(0.0, begun + moment - time.monotonic()))
             for server in self.cluster.servers:
+                self.row.stopped_at.append(time.perf_counter())
                 status = await asyncio.to_thread(server.terminate)
                 self.row.exits.append(status)
                 self.row.restarts += 1
@@ -822,6 +857,8 @@ class Bench:
             row.problems.append(
                 f"{late} sockets back later than {BACK_WITHIN:g} s, {row.not_back} never back"
             )
+        if row.back:
+            row.notes.append(where_the_seconds_went(row))
 
     def report_problems(self) -> None:
         row = self.row
@@ -852,7 +889,7 @@ class Bench:
 def seconds_back(row: Row) -> tuple[float, float, int]:
     """The slowest and the 99th percentile of the seconds sockets took to come back, and how
     many took longer than the contract's 3 s."""
-    gaps = sorted(gap for gap, _ in row.back)
+    gaps = sorted(back.seconds for back in row.back)
     if not gaps:
         return float("nan"), float("nan"), 0
     p99 = gaps[min(len(gaps) - 1, round(0.99 * (len(gaps) - 1)))]
@@ -861,7 +898,7 @@ def seconds_back(row: Row) -> tuple[float, float, int]:
 
 def rolling_line(row: Row) -> str:
     slowest, p99, late = seconds_back(row)
-    codes = Counter("1012" if code == 1012 else f"{code}" for _, code in row.back)
+    codes = Counter(f"{back.code}" for back in row.back)
     how = ", ".join(f"{n} closed with {code}" for code, n in codes.most_common())
     return (
         f"{row.restarts} processes stopped with SIGTERM and started again, exit statuses "
@@ -870,6 +907,27 @@ def rolling_line(row: Row) -> str:
         f"back ({how or 'none'}), the slowest in {slowest:.2f} s, p99 {p99:.2f} s, "
         f"{late} later than {BACK_WITHIN:g} s, {row.not_back} never back"
     )
+
+
+def where_the_seconds_went(row: Row) -> str:
+    """Of the time sockets took to come back, how much was the handshake (reaching a process
+    through nginx) and how much the answer to the hello, per stop (the socket's drop is
+    counted to the last SIGTERM sent before it came back)."""
+    parts = []
+    for n, stopped in enumerate(row.stopped_at):
+        following = row.stopped_at[n + 1] if n + 1 < len(row.stopped_at) else float("inf")
+        backs = [b for b in row.back if stopped <= b.heard - b.seconds < following]
+        if not backs:
+            continue
+        gaps = sorted(b.seconds for b in backs)
+        shakes = sorted(b.handshake for b in backs)
+        parts.append(
+            f"stop {n + 1}: {len(backs)} sockets, back p50 {gaps[len(gaps) // 2]:.2f} s, "
+            f"slowest {gaps[-1]:.2f} s (handshake p50 {shakes[len(shakes) // 2]:.2f} s, "
+            f"slowest {shakes[-1]:.2f} s), {sum(1 for g in gaps if g > BACK_WITHIN)} > "
+            f"{BACK_WITHIN:g} s"
+        )
+    return "sockets back, by stop: " + "; ".join(parts)
 
 
 def wait_ready(server: ServerProcess) -> None:
