@@ -784,6 +784,12 @@ class Bench:
         acked = lost = stuck = finished = playable = 0
         for table in self.tables:
             state = await self.http.get(f"/api/tables/{table.id}")
+            if state.status_code != 200:
+                row.problems.append(
+                    f"table {table.id}: GET /api/tables/{table.id} answered "
+                    f"{state.status_code} {state.text[:200]!r}"
+                )
+                continue
             meta = state.json()
             if meta.get("status") != "finished":
                 refusal = await self.one_more_move(table, meta)
