@@ -128,7 +128,8 @@ events {{
 http {{
     # which process served each request (a WebSocket is logged when it closes)
     log_format campfire '$remote_addr [$time_local] "$request" $status $body_bytes_sent '
-                        'upstream=$upstream_addr time=$request_time';
+                        'upstream=$upstream_addr time=$request_time '
+                        'connect=$upstream_connect_time header=$upstream_header_time at=$msec';
     access_log {folder}/access.log campfire buffer=64k flush=1s;
     client_body_temp_path {folder}/temp/body;
     proxy_temp_path {folder}/temp/proxy;

@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks.load --setups sqlite-1,postgresql-1 --tables 50,100,150
     .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 100 --rate max
     .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 20 --chaos 2
+    .venv/bin/python -m benchmarks.load --setups postgresql-2 --tables 200 --rolling 2 --route table
 
 Each row starts a fresh deployment (benchmarks/cluster.py): a new database, N `campfire serve`
 processes, and Debian's nginx in front when N > 1 (PostgreSQL + Redis then). Tables of four
@@ -43,6 +44,17 @@ starts it again; clients reconnect (through nginx) and play on. Afterwards every
 its end, and the run checks that every acknowledged move (answered "ok", or its update seen on the
 socket that sent it) stands in the stored record at its place, that no table is stuck, and that
 every record replays. `--check` does the same without kills.
+
+`--rolling N` makes N rolling restarts in the window, spread over it, as docs/deploy.md's upgrade
+does: each server process in turn is stopped with SIGTERM (it drains: `/readyz` 503, its sockets
+closed with 1012, exit 0), started again and waited for until its `/readyz` answers 200, before
+the next. The client reconnects as the table page does: at once after a close with 1012, with
+the growing wait otherwise. Afterwards the run checks the records as `--check` does, and prints
+the stopped processes' exit statuses, every HTTP response of 5xx the client saw (before
+`open_table` retries it) and every WebSocket handshake refused with a 5xx, apart, and for every
+socket the restarts dropped the seconds from its drop to the first update on its next
+connection (the slowest, the 99th percentile, how many took more than 3 s). Not with `--chaos`
+or `--server-cpu`.
 """
 
 from __future__ import annotations
@@ -57,6 +69,8 @@ import os
 import random
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -70,9 +84,11 @@ from websockets.exceptions import WebSocketException
 
 from benchmarks.cluster import (
     REDIS_URL,
+    START_LIMIT,
     Cluster,
     ClusterError,
     CpuCap,
+    ServerProcess,
     Usage,
     deployment,
     other_work,
@@ -84,6 +100,8 @@ from campfire.server.tables.webgame import web_game
 SEATS = 4
 #: seconds a move may take to reach every seat before the table looks again (a lost update)
 MOVE_LIMIT = 15.0
+#: `--rolling`: the contract's seconds from a socket's drop to the table heard again
+BACK_WITHIN = 3.0
 #: seconds seats may disagree about the table before the lagging ones reconnect
 RESYNC_AFTER = 10.0
 #: refusals of a move sent on a view that was behind the table (nothing applied: right)
@@ -155,6 +173,16 @@ class Seat:
         self.last_at = -1  # on this connection, to check the order of updates
         self.task: asyncio.Task[None] | None = None
         self.retry = 0  # reconnections since the table was last heard
+        #: reconnections at once in a row after a close with 1012, as the page counts them
+        self.restarts = 0
+        #: this client closed the socket itself (a resync, the table closing): not a drop
+        self.leaving = False
+        #: perf_counter when the server dropped the socket, until an update is heard on the
+        #: next connection; and the close code it dropped with
+        self.dropped: float | None = None
+        self.dropped_code: int | None = None
+        #: perf_counter when the next connection's handshake was done (after a drop)
+        self.reopened: float | None = None
 
     @property
     def at(self) -> int:
@@ -182,8 +210,12 @@ class Seat:
         bench = self.table.bench
         url = f"{bench.ws_base}/ws/tables/{self.table.id}"
         while not self.table.closed:
+            opened: ClientConnection | None = None
             try:
                 async with connect(url, open_timeout=10, proxy=None, max_size=2**20) as ws:
+                    opened = ws
+                    if self.dropped is not None and self.reopened is None:
+                        self.reopened = time.perf_counter()
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
                     self.ws, self.last_at = ws, -1
                     self.connection += 1
@@ -194,12 +226,24 @@ class Seat:
             except (OSError, WebSocketException, TimeoutError) as error:
                 if not self.table.closed:
                     bench.drops[describe(error)] += 1
+                    bench.refused_handshake(error)
             self.ws = None
             if self.table.closed:
                 return
+            code = opened.close_code if opened is not None else None
+            if opened is not None and not self.leaving and self.dropped is None:
+                self.dropped, self.dropped_code = time.perf_counter(), code
+                self.reopened = None
+            self.leaving = False
             bench.reconnects += 1
-            # as the table page does: 0.4 s doubling up to 8 s (with some jitter, as real
-            # browsers never reconnect in step), back to 0.4 s once the table is heard again
+            # as the table page does: at once after 1012 (the server restarts and handed the
+            # table over; at most 3 times in a row), else 0.4 s doubling up to 8 s (with some
+            # jitter, as real browsers never reconnect in step), back to 0.4 s once the table
+            # is heard again
+            restart = code == 1012 and self.restarts < 3
+            self.restarts = self.restarts + 1 if restart else 0
+            if restart:
+                continue
             self.retry += 1
             delay = min(8.0, 0.4 * 2 ** (self.retry - 1))
             await asyncio.sleep(delay * random.uniform(0.8, 1.2))
@@ -223,7 +267,13 @@ class Seat:
                 table.bench.out_of_order += 1
             self.last_at = self._at = at
             self.raw, self._latest, self.heard = text, message, now
-            self.retry = 0
+            self.retry = self.restarts = 0
+            if self.dropped is not None:
+                reopened = self.reopened if self.reopened is not None else now
+                table.bench.came_back(
+                    Back(now - self.dropped, self.dropped_code, reopened - self.dropped, now)
+                )
+                self.dropped = self.reopened = None
             if (
                 pending is not None
                 and pending.entry["player"] == self.seat
@@ -256,6 +306,7 @@ class Seat:
     async def drop(self) -> None:
         """Close the socket: the seat reconnects and hears the whole table again."""
         if self.ws is not None:
+            self.leaving = True
             with contextlib.suppress(Exception):
                 await self.ws.close()
 
@@ -393,6 +444,18 @@ class Table:
 
 
 # --- the run -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Back:
+    """A socket dropped by the server and heard again: seconds from its drop to the first
+    update on its next connection, its close code, the seconds until the next connection's
+    handshake was done (the rest is the server's answer to its hello), and when it was heard."""
+
+    seconds: float
+    code: int | None
+    handshake: float
+    heard: float
+
+
 @dataclass
 class Row:
     setup: Setup
@@ -410,6 +473,22 @@ class Row:
     #: its services nor the client)
     other_cpu: float = 0.0
     kills: int = 0
+    #: `--rolling`: processes stopped with SIGTERM and started again, and their exit statuses
+    restarts: int = 0
+    exits: list[int] = field(default_factory=list)
+    #: `--rolling`: responses of 5xx this client saw ("METHOD path status"), and WebSocket
+    #: handshakes refused with a 5xx (the status), each with its second in the window
+    http_5xx: list[str] = field(default_factory=list)
+    ws_5xx: list[str] = field(default_factory=list)
+    #: every socket dropped and heard again
+    back: list[Back] = field(default_factory=list)
+    #: perf_counter when each stopped process was sent SIGTERM
+    stopped_at: list[float] = field(default_factory=list)
+    #: sockets dropped and not back when the run ended
+    not_back: int = 0
+    #: acknowledged moves checked and those missing or different (`check`)
+    acked: int = 0
+    lost: int = 0
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -450,7 +529,12 @@ class Bench:
         self.row = row
         self.game: str = args.game
         self.ws_base = cluster.ws_base
-        self.http = httpx.AsyncClient(base_url=cluster.base, timeout=30, trust_env=False)
+        self.http = httpx.AsyncClient(
+            base_url=cluster.base,
+            timeout=30,
+            trust_env=False,
+            event_hooks={"response": [self.server_error]},
+        )
         self.rng = random.Random(args.seed)
         self.tables: list[Table] = []
         self.window: tuple[float, float] | None = None  # perf_counter start and end
@@ -465,6 +549,27 @@ class Bench:
         #: fatal refusals of a connection, and why sockets dropped or did not open, by reason
         self.errors: Counter[str] = Counter()
         self.drops: Counter[str] = Counter()
+
+    def since(self) -> str:
+        """Seconds into the measured window (negative before it), for saying when."""
+        start = self.window[0] if self.window is not None else time.perf_counter()
+        return f"{time.perf_counter() - start:+.1f} s"
+
+    async def server_error(self, response: httpx.Response) -> None:
+        """Every response of 5xx this client sees (before anything retries it)."""
+        if response.status_code >= 500:
+            request = response.request
+            self.row.http_5xx.append(
+                f"{request.method} {request.url.path} {response.status_code} at {self.since()}"
+            )
+
+    def refused_handshake(self, error: BaseException) -> None:
+        status = getattr(getattr(error, "response", None), "status_code", None)
+        if isinstance(status, int) and status >= 500:
+            self.row.ws_5xx.append(f"handshake {status} at {self.since()}")
+
+    def came_back(self, back: Back) -> None:
+        self.row.back.append(back)
 
     def stopping(self, table: Table) -> bool:
         return self.ending or table.closed
@@ -524,6 +629,22 @@ class Bench:
             self.row.kills += 1
             await asyncio.sleep(self.rng.uniform(0.0, 1.0))
             await asyncio.to_thread(self.cluster.restart, index)
+
+    async def rolling(self, rounds: int, seconds: float) -> None:
+        """`rounds` rolling restarts spread over the window: each process in turn stopped with
+        SIGTERM (it drains and exits), started again and waited for until `/readyz` says
+        ready, before the next one, as docs/deploy.md's upgrade does."""
+        begun = time.monotonic()
+        for round_ in range(rounds):
+            moment = seconds * (round_ + 0.1) / rounds
+            await asyncio.sleep(max(0.0, begun + moment - time.monotonic()))
+            for server in self.cluster.servers:
+                self.row.stopped_at.append(time.perf_counter())
+                status = await asyncio.to_thread(server.terminate)
+                self.row.exits.append(status)
+                self.row.restarts += 1
+                server.start()
+                await asyncio.to_thread(wait_ready, server)
 
     async def sign_ins(self, per_second: float) -> None:
         """Password sign-ins at a steady rate, each an unknown name from an address of its own
@@ -593,6 +714,8 @@ class Bench:
         chaos = (
             asyncio.get_running_loop().create_task(self.chaos(args.chaos, args.seconds))
             if args.chaos
+            else asyncio.get_running_loop().create_task(self.rolling(args.rolling, args.seconds))
+            if args.rolling
             else None
         )
         signing = (
@@ -616,7 +739,8 @@ class Bench:
         if chaos is not None:
             await chaos
         row.reconnects = self.reconnects - reconnects0
-        if args.check or args.chaos:
+        checking = args.check or args.chaos or args.rolling
+        if checking:
             self.draining = True
             _, still = await asyncio.wait(players, timeout=args.drain)
             self.ending = True
@@ -626,9 +750,12 @@ class Bench:
             self.ending = True
             await asyncio.wait(players, timeout=MOVE_LIMIT + 5)
         sampler.cancel()
+        row.not_back = sum(
+            1 for table in self.tables for seat in table.seats if seat.dropped is not None
+        )
         for table in self.tables:
             await table.close()
-        if args.check or args.chaos:
+        if checking:
             await self.check()
         await self.http.aclose()
         await tenure.stop()
@@ -657,6 +784,12 @@ class Bench:
         acked = lost = stuck = finished = playable = 0
         for table in self.tables:
             state = await self.http.get(f"/api/tables/{table.id}")
+            if state.status_code != 200:
+                row.problems.append(
+                    f"table {table.id}: GET /api/tables/{table.id} answered "
+                    f"{state.status_code} {state.text[:200]!r}"
+                )
+                continue
             meta = state.json()
             if meta.get("status") != "finished":
                 refusal = await self.one_more_move(table, meta)
@@ -684,6 +817,7 @@ class Bench:
                     row.problems.append(
                         f"table {table.id}: acknowledged move {at} {entry} is stored as {stored}"
                     )
+        row.acked, row.lost = acked, lost
         row.checked = (
             f"{finished}/{len(self.tables)} games finished and replayed, {acked} acknowledged "
             f"moves checked, {lost} missing or different; {playable} unfinished but playable, "
@@ -709,6 +843,29 @@ class Bench:
         )
         return None if answer.status_code == 200 else f"{answer.status_code} {answer.text}"
 
+    def report_rolling(self) -> None:
+        """What a rolling restart promises: exit 0, no 5xx shown, every socket back in 3 s
+        (lost moves are the check's)."""
+        row = self.row
+        if any(row.exits):
+            row.problems.append(f"a stopped process exited with a status other than 0: {row.exits}")
+        if row.http_5xx:
+            row.problems.append(
+                f"{len(row.http_5xx)} HTTP responses >= 500: {', '.join(row.http_5xx[:8])}"
+            )
+        if row.ws_5xx:
+            row.problems.append(
+                f"{len(row.ws_5xx)} WebSocket handshakes refused with 5xx: "
+                f"{', '.join(row.ws_5xx[:8])}"
+            )
+        _, _, late = seconds_back(row)
+        if late or row.not_back:
+            row.problems.append(
+                f"{late} sockets back later than {BACK_WITHIN:g} s, {row.not_back} never back"
+            )
+        if row.back:
+            row.notes.append(where_the_seconds_went(row))
+
     def report_problems(self) -> None:
         row = self.row
         if self.slow_moves:
@@ -728,9 +885,73 @@ class Bench:
             )
         for reason, count in self.errors.most_common(5):
             row.problems.append(f"{count} connections refused: {reason}")
+        if self.args.rolling:
+            self.report_rolling()
         if self.drops:
             reasons = ", ".join(f"{n} {why}" for why, n in self.drops.most_common(4))
             row.notes.append(f"sockets dropped or refused: {reasons}")
+
+
+def seconds_back(row: Row) -> tuple[float, float, int]:
+    """The slowest and the 99th percentile of the seconds sockets took to come back, and how
+    many took longer than the contract's 3 s."""
+    gaps = sorted(back.seconds for back in row.back)
+    if not gaps:
+        return float("nan"), float("nan"), 0
+    p99 = gaps[min(len(gaps) - 1, round(0.99 * (len(gaps) - 1)))]
+    return gaps[-1], p99, sum(1 for gap in gaps if gap > BACK_WITHIN)
+
+
+def rolling_line(row: Row) -> str:
+    slowest, p99, late = seconds_back(row)
+    codes = Counter(f"{back.code}" for back in row.back)
+    how = ", ".join(f"{n} closed with {code}" for code, n in codes.most_common())
+    return (
+        f"{row.restarts} processes stopped with SIGTERM and started again, exit statuses "
+        f"{' '.join(map(str, row.exits)) or '-'}; {len(row.http_5xx)} HTTP responses >= 500, "
+        f"{len(row.ws_5xx)} WebSocket handshakes refused with 5xx; {len(row.back)} socket drops "
+        f"back ({how or 'none'}), the slowest in {slowest:.2f} s, p99 {p99:.2f} s, "
+        f"{late} later than {BACK_WITHIN:g} s, {row.not_back} never back"
+    )
+
+
+def where_the_seconds_went(row: Row) -> str:
+    """Of the time sockets took to come back, how much was the handshake (reaching a process
+    through nginx) and how much the answer to the hello, per stop (the socket's drop is
+    counted to the last SIGTERM sent before it came back)."""
+    parts = []
+    for n, stopped in enumerate(row.stopped_at):
+        following = row.stopped_at[n + 1] if n + 1 < len(row.stopped_at) else float("inf")
+        backs = [b for b in row.back if stopped <= b.heard - b.seconds < following]
+        if not backs:
+            continue
+        gaps = sorted(b.seconds for b in backs)
+        shakes = sorted(b.handshake for b in backs)
+        parts.append(
+            f"stop {n + 1}: {len(backs)} sockets, back p50 {gaps[len(gaps) // 2]:.2f} s, "
+            f"slowest {gaps[-1]:.2f} s (handshake p50 {shakes[len(shakes) // 2]:.2f} s, "
+            f"slowest {shakes[-1]:.2f} s), {sum(1 for g in gaps if g > BACK_WITHIN)} > "
+            f"{BACK_WITHIN:g} s"
+        )
+    return "sockets back, by stop: " + "; ".join(parts)
+
+
+def wait_ready(server: ServerProcess) -> None:
+    """Until the process's own `GET /readyz` answers 200 (its database and Redis answer)."""
+    assert server.process is not None
+    server.wait_until_up()
+    deadline = time.monotonic() + START_LIMIT
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise ClusterError(f"campfire serve exited with status {server.process.returncode}")
+        try:
+            with urllib.request.urlopen(server.base + "/readyz", timeout=2) as answer:
+                if answer.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.05)
+    raise ClusterError(f"{server.base}/readyz did not answer 200 within {START_LIMIT:.0f} s")
 
 
 def describe(error: BaseException) -> str:
@@ -854,6 +1075,26 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def rolling_table(rows: list[Row]) -> str:
+    """`--rolling`: what each row's restarts cost the clients (the target: 0 lost, 0 5xx,
+    every socket back within 3 s)."""
+    lines = [
+        "| setup | tables | restarts | exit statuses | acknowledged moves checked | lost | "
+        "HTTP 5xx | WebSocket 5xx | socket drops | back: slowest s | p99 s | > 3 s | "
+        "never back |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        slowest, p99, late = seconds_back(row)
+        lines.append(
+            f"| {row.setup.name} | {row.tables} | {row.restarts} "
+            f"| {' '.join(map(str, row.exits)) or '-'} | {row.acked} | {row.lost} "
+            f"| {len(row.http_5xx)} | {len(row.ws_5xx)} | {len(row.back) + row.not_back} "
+            f"| {slowest:.2f} | {p99:.2f} | {late} | {row.not_back} |"
+        )
+    return "\n".join(lines)
+
+
 def ownership_line(row: Row) -> str:
     """What the owner-per-table design promises, from the servers' own counters: the rules
     applied once per move in the whole deployment, and few bus messages about tables a
@@ -897,6 +1138,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", choices=["wakatanka", "powwow"], default="wakatanka")
     parser.add_argument("--chaos", type=int, default=0, help="kill a server process K times")
     parser.add_argument(
+        "--rolling",
+        type=int,
+        default=0,
+        help="N rolling restarts in the window: each process in turn stopped with SIGTERM, "
+        "started again and waited for until ready (implies --check)",
+    )
+    parser.add_argument(
         "--opening",
         action="store_true",
         help="only open tables (--tables of them) and close them: server CPU per new table",
@@ -925,8 +1173,13 @@ def main(argv: list[str] | None = None) -> None:
         help="hold each server process to this share of one core (control groups, as root)",
     )
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.chaos < 0:
-        parser.error("--seconds must be positive and --chaos at least 0")
+    if args.seconds <= 0 or args.chaos < 0 or args.rolling < 0:
+        parser.error("--seconds must be positive, --chaos and --rolling at least 0")
+    if args.rolling and (args.chaos or args.server_cpu is not None or args.opening):
+        parser.error(
+            "--rolling is not for --chaos, --server-cpu or --opening runs: a kill or a CPU cap "
+            "would blur what the restarts cost"
+        )
     if not 0 <= args.stagger <= args.warmup:
         parser.error(
             "--stagger is between 0 and --warmup: the window starts once every table plays"
@@ -951,10 +1204,14 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "
                 f"server {row.cpu_ms(row.server_cpu):.2f} ms CPU/move, "
-                f"{row.kills} kills, {row.reconnects} reconnection attempts",
+                f"{row.kills} kills, {row.restarts} restarts, "
+                f"{row.reconnects} reconnection attempts",
                 flush=True,
             )
-            if row.counters and row.moves and not row.kills:  # a restart starts at zero
+            if args.rolling:
+                print(f"    rolling: {rolling_line(row)}", flush=True)
+            # a process started again counts from zero
+            if row.counters and row.moves and not row.kills and not row.restarts:
                 print(f"    bus: {ownership_line(row)}", flush=True)
             if row.checked:
                 print(f"    check: {row.checked}")
@@ -965,6 +1222,9 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print(f"Reference row: the first ({rows[0].setup.name}, {rows[0].tables} tables).")
     print(table_of(rows, kernel, args))
+    if args.rolling:
+        print()
+        print(rolling_table(rows))
     if any(row.problems for row in rows):
         sys.exit(1)
 
