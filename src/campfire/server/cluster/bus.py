@@ -163,6 +163,10 @@ class Bus:
         """Let every owner lease go; gives the tables this process owned."""
         return []
 
+    async def disown_many(self, table_ids: Iterable[str]) -> list[str]:
+        """Let these tables' owner leases go, in one round trip; gives those it held."""
+        return []
+
     async def ask(self, owner: str, question: ActAsked, timeout: float) -> ActAnswered | None:
         """Ask the owning process to apply an act; its answer, or None when it did not answer
         within `timeout` seconds (it may have died)."""
@@ -585,8 +589,13 @@ class RedisBus(Bus):
             await self._release(keys=[self._owner_key(table_id)], args=[self.process])
 
     async def disown_all(self) -> list[str]:
-        owned = sorted(self.owned)
-        self.owned.clear()
+        return await self.disown_many(list(self.owned))
+
+    async def disown_many(self, table_ids: Iterable[str]) -> list[str]:
+        owned = sorted(t for t in table_ids if t in self.owned)
+        self.owned.difference_update(owned)
+        if not owned:
+            return owned
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for table_id in owned:

@@ -83,8 +83,10 @@ class Operations:
         start = time.monotonic()
         log.warning("draining: at most %g s until this process exits", seconds)
         try:
-            async with asyncio.timeout(max(0.0, seconds - LINGER_SECONDS)):
-                await hand_over(self.hub)
+            budget = max(0.0, seconds - LINGER_SECONDS)
+            async with asyncio.timeout(budget):
+                # the sockets told over at most half the time left, the rest for the writes
+                await hand_over(self.hub, within=budget / 2)
         except Exception as error:
             log.error("handing over failed: %s", error)
         with contextlib.suppress(Exception):

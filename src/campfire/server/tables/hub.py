@@ -738,7 +738,9 @@ class Hub:
             if person:
                 table.seats[seat].timeouts = 0
         await self.bus.publish(table.id, NoticeKind.MOVES, notice)
-        if self.closing:  # a move that came in while handing over: the table is not kept
+        if self.closing and not table.connections:
+            # a move that came in while handing over, for a table already handed over (or
+            # nobody here looks at): the table is not kept
             self.owners.forget(table.id)
         if table.status == FINISHED:
             self._forget_idle()
