@@ -211,6 +211,34 @@ def test_a_question_to_the_owner_is_answered_on_the_askers_channel(redis_url: st
     asyncio.run(main())
 
 
+class Listener:
+    """The notices a receiving process heard, and a way to wait for one."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, str, object]] = []
+        self.arrived = asyncio.Event()
+
+    def __call__(self, table_id: str, kind: str, data: object) -> None:
+        self.heard.append((table_id, kind, data))
+        self.arrived.set()
+
+    async def until(self, expected: tuple[str, str, object]) -> None:
+        async with asyncio.timeout(10):
+            while expected not in self.heard:
+                self.arrived.clear()
+                await self.arrived.wait()
+
+
+async def started_pair(redis_url: str) -> tuple[RedisBus, RedisBus, Listener]:
+    """A sending and a receiving process on one namespace, both started."""
+    namespace = f"test-{secrets.token_hex(6)}"
+    sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+    listener = Listener()
+    await sender.start(lambda *_: None, list)
+    await receiver.start(listener, list)
+    return sender, receiver, listener
+
+
 def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: str) -> None:
     """A notice that no other process heard makes its table quiet: the next ones are not sent
     at all (a process whose tables' sockets are all its own publishes nothing). A process that
@@ -221,20 +249,8 @@ def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: s
         return REGISTRY.get_sample_value("campfire_notices_unheard_total") or 0.0
 
     async def main() -> None:
-        namespace = f"test-{secrets.token_hex(6)}"
-        sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
-        heard: list[tuple[str, str, object]] = []
-        arrived = asyncio.Event()
-
-        def notice(table_id: str, kind: str, data: object) -> None:
-            heard.append((table_id, kind, data))
-            arrived.set()
-
-        async def until_heard(expected: tuple[str, str, object]) -> None:
-            async with asyncio.timeout(10):
-                while expected not in heard:
-                    arrived.clear()
-                    await arrived.wait()
+        sender, receiver, listener = await started_pair(redis_url)
+        until_heard = listener.until
 
         async def until_quiet(table_id: str) -> int:
             """Publish until a notice is left out; gives how many were sent before."""
@@ -247,8 +263,6 @@ def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: s
                     await asyncio.sleep(0.01)  # the sender's own subscription settling
             raise AssertionError("never quiet")
 
-        await sender.start(lambda *_: None, list)
-        await receiver.start(notice, list)
         try:
             # nobody else hears t1: the first notice goes out, the next is left out
             assert await until_quiet("t1") == 1
@@ -256,7 +270,7 @@ def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: s
             await until_heard(("t1", "resync", None))
             await sender.publish("t1", "moves", {"start": 5})
             await until_heard(("t1", "moves", {"start": 5}))
-            assert not [n for n in heard if n[1] == "moves" and n[2] != {"start": 5}]
+            assert not [n for n in listener.heard if n[1] == "moves" and n[2] != {"start": 5}]
             # the sender holds sockets of t2 itself: still quiet while nobody else listens
             await sender.serve("t2", True)
             await until_quiet("t2")
@@ -299,17 +313,7 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
     go quiet on that count (it would never tell the newcomer anything again)."""
 
     async def main() -> None:
-        namespace = f"test-{secrets.token_hex(6)}"
-        sender, receiver = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
-        heard: list[tuple[str, str, object]] = []
-        arrived = asyncio.Event()
-
-        def notice(table_id: str, kind: str, data: object) -> None:
-            heard.append((table_id, kind, data))
-            arrived.set()
-
-        await sender.start(lambda *_: None, list)
-        await receiver.start(notice, list)
+        sender, receiver, listener = await started_pair(redis_url)
         real_pipeline = sender.redis.pipeline
         once = [True]
         listened = asyncio.Event()
@@ -341,10 +345,7 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
         try:
             await sender.publish("t1", "moves", {"start": 0})
             await sender.publish("t1", "moves", {"start": 1})
-            async with asyncio.timeout(10):
-                while ("t1", "moves", {"start": 1}) not in heard:
-                    arrived.clear()
-                    await arrived.wait()
+            await listener.until(("t1", "moves", {"start": 1}))
         finally:
             await sender.stop()
             await receiver.stop()

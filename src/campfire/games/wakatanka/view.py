@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
 
 from campfire.games.wakatanka.options import WakatankaOptions
 
@@ -128,33 +128,30 @@ def _json_of(record: Turn | Reveal) -> dict[str, Any]:
     return out
 
 
-#: the JSON list of a whole tuple of turns or reveals, by the tuple's identity: a state hands
-#: every view of one position the same tuple (`WakatankaState._seen_turns`), so a server's
-#: update for each seat lists the game so far once, not once per seat. Kept as `_JSON` is.
-_LISTS: dict[int, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+#: JSON made once per object and found again by the object's identity (kept with the object,
+#: so that an id is not reused while it is in here; dropped whole when it grows too big): the
+#: list of a whole tuple of turns or reveals (a state hands every view of one position the same
+#: tuple, `WakatankaState._seen_turns`, so a server's update for each seat lists the game so far
+#: once, not once per seat), and the options (frozen; one object serves every view of a game)
+_LISTS: dict[int, tuple[object, Any]] = {}
+_OPTIONS: dict[int, tuple[object, Any]] = {}
+J = TypeVar("J")
+
+
+def _once(memo: dict[int, tuple[object, Any]], obj: object, make: Callable[[], J]) -> J:
+    known = memo.get(id(obj))
+    if known is not None and known[0] is obj:
+        return cast(J, known[1])
+    out = make()
+    if len(memo) >= _JSON_LIMIT:
+        memo.clear()
+    memo[id(obj)] = (obj, out)
+    return out
 
 
 def _json_list(records: tuple[Turn, ...] | tuple[Reveal, ...]) -> list[dict[str, Any]]:
-    known = _LISTS.get(id(records))
-    if known is not None and known[0] is records:
-        return known[1]
-    out = [_json_of(r) for r in records]
-    if len(_LISTS) >= _JSON_LIMIT:
-        _LISTS.clear()
-    _LISTS[id(records)] = (records, out)
-    return out
-
-
-#: options are frozen and one object serves every view of a game: dumped once
-_OPTIONS: dict[int, tuple[WakatankaOptions, dict[str, Any]]] = {}
+    return _once(_LISTS, records, lambda: [_json_of(r) for r in records])
 
 
 def _options_json(options: WakatankaOptions) -> dict[str, Any]:
-    known = _OPTIONS.get(id(options))
-    if known is not None and known[0] is options:
-        return known[1]
-    out = options.model_dump()
-    if len(_OPTIONS) >= _JSON_LIMIT:
-        _OPTIONS.clear()
-    _OPTIONS[id(options)] = (options, out)
-    return out
+    return _once(_OPTIONS, options, options.model_dump)
