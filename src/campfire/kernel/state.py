@@ -23,7 +23,7 @@ from campfire.kernel.chance import (
     Shuffled,
     Stack,
 )
-from campfire.kernel.errors import IllegalAction, Refusal
+from campfire.kernel.errors import IllegalAction, OptionError, Refusal
 from campfire.kernel.options import Options
 
 if TYPE_CHECKING:
@@ -225,6 +225,21 @@ class Game(ABC, Generic[StateT]):
     default_players: ClassVar[int]
     #: the record field that carries the value of each `Pick` kind, e.g. {"marker": "tile"}
     pick_fields: ClassVar[Mapping[str, str]] = {}
+
+    def seated(self, players: object) -> int:
+        """`players` when the game seats that many; `OptionError` (in the table's words)
+        otherwise. Every way to a new game or its encoding asks this one question."""
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            raise OptionError(
+                Refusal(
+                    N_("{game} takes {least} to {most} players, not {players}"),
+                    game=self.title,
+                    least=self.min_players,
+                    most=self.max_players,
+                    players=repr(players),
+                )
+            )
+        return players
 
     @abstractmethod
     def new_state(

@@ -33,7 +33,7 @@ from campfire.games.powwow.state import PLAY, PowwowState
 from campfire.games.powwow.view import PowwowView
 from campfire.i18n import N_
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw
-from campfire.kernel.errors import OptionError, Refusal
+from campfire.kernel.errors import Refusal
 
 GUESS_COUNT = GUESS_MAX - GUESS_MIN + 1  # 259
 DISPUTE_INDEX = GUESS_COUNT
@@ -354,14 +354,5 @@ class PowwowEncoding:
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> PowwowEncoding:
     from campfire.games.powwow.game import GAME
 
-    if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise OptionError(
-            Refusal(
-                N_("{game} takes {least} to {most} players, not {players}"),
-                game="Pow Wow",
-                least=2,
-                most=8,
-                players=repr(players),
-            )
-        )
+    GAME.seated(players)
     return PowwowEncoding(players, GAME.options(players, options))

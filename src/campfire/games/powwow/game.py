@@ -38,17 +38,7 @@ class Powwow(Game[PowwowState]):
         chance: ChanceMode = "shuffle",
         narrate: bool = True,
     ) -> PowwowState:
-        n = self.default_players if players is None else players
-        if not isinstance(n, int) or not self.min_players <= n <= self.max_players:
-            raise OptionError(
-                Refusal(
-                    N_("{game} takes {least} to {most} players, not {players}"),
-                    game=self.title,
-                    least=self.min_players,
-                    most=self.max_players,
-                    players=repr(n),
-                )
-            )
+        n = self.seated(self.default_players if players is None else players)
         return PowwowState(n, self.options(n, options), chance, narrate)
 
     def options(self, players: int, raw: Mapping[str, Any] | None) -> PowwowOptions:

@@ -29,7 +29,7 @@ from campfire.games.wakatanka.state import PLAY, WakatankaState
 from campfire.games.wakatanka.view import Reveal, WakatankaView
 from campfire.i18n import N_
 from campfire.kernel.chance import ChanceOutcome, ChanceSpec, Draw, Pick
-from campfire.kernel.errors import OptionError, Refusal
+from campfire.kernel.errors import Refusal
 
 CALL_INDEX = 42
 SPELL_BASE = 43
@@ -310,14 +310,5 @@ class WakatankaEncoding:
 def encoding(players: int, options: Mapping[str, Any] | None = None) -> WakatankaEncoding:
     from campfire.games.wakatanka.game import GAME
 
-    if not isinstance(players, int) or not GAME.min_players <= players <= GAME.max_players:
-        raise OptionError(
-            Refusal(
-                N_("{game} takes {least} to {most} players, not {players}"),
-                game="Waka Tanka",
-                least=3,
-                most=6,
-                players=repr(players),
-            )
-        )
+    GAME.seated(players)
     return WakatankaEncoding(players, GAME.options(players, options))
