@@ -31,7 +31,7 @@ def table_at(state: State[Any, Any], options: dict[str, Any], at: int) -> LiveTa
         players=state.players,
         options=options,
         seats=[Seat(s, "human", name=f"P{s}") for s in range(state.players)],
-        state=state,
+        settled=state,
         status=PLAYING,
         created=0.0,
         updated=0.0,

@@ -190,8 +190,30 @@ class NoticeKind(StrEnum):
 EVERY_TABLE = "*"
 
 
+class RelayedEvent(TypedDict):
+    """One event of a relayed change as its seat may see it (its words are each reader's)."""
+
+    at: int
+    kind: str
+    data: dict[str, Any]
+
+
+class SeatView(TypedDict):
+    """What one seat (or the spectators) is shown of a change, in no language: an `Update`
+    without its table meta and without the events' words."""
+
+    view: Any
+    controls: Any
+    extras: Any
+    events: list[RelayedEvent]
+
+
 class Moves(TypedDict):
-    """The record entries one commit stored, from index `start`, and the table after them."""
+    """The record entries one commit stored, from index `start`, and the table after them.
+
+    When another process listens to the table, the owner also sends what each seat is shown
+    (`views`: seat 0, 1, ..., then the spectators) and the table after the change, so that
+    process relays it to its sockets without applying the rules."""
 
     start: int
     entries: list[Any]
@@ -199,6 +221,10 @@ class Moves(TypedDict):
     deadline: float | None
     mover: int | None
     timeouts: int
+    views: NotRequired[list[SeatView]]
+    status: NotRequired[str]
+    to_move: NotRequired[int | None]
+    winners: NotRequired[list[int]]
 
 
 class PresenceCarried(TypedDict):

@@ -129,6 +129,10 @@ class Bus:
     async def publish(self, table_id: str, kind: str, data: Carried | None = None) -> None:
         pass
 
+    def heard(self, table_id: str) -> bool:
+        """Whether another process may hear the table's next notice (one process: never)."""
+        return False
+
     # --- which tables' notices this process hears ---------------------------------------------
     async def serve(self, table_id: str, serving: bool) -> None:
         """This process holds sockets of the table (True), or its last one closed (False)."""
@@ -433,6 +437,10 @@ class RedisBus(Bus):
             NOTICES_UNHEARD.inc()
             return
         await self._outbox((table_id, kind, data))
+
+    def heard(self, table_id: str) -> bool:
+        """A table whose last notice another process heard, or that has sent none yet."""
+        return table_id not in self._quiet
 
     async def _send(self, batch: list[tuple[str, str, Carried | None]]) -> None:
         """Each table's notices on its own channel, every channel in one round trip; a table

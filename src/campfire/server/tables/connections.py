@@ -10,6 +10,8 @@ from typing import Any
 
 import orjson
 
+#: the close code that tells a page to reconnect at once ("service restart")
+RESTART_CODE = 1012
 #: messages waiting for one slow connection before it is dropped
 QUEUE_LIMIT = 512
 

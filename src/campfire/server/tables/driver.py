@@ -63,7 +63,7 @@ class BotDriver:
         """Make sure a bot whose turn it is gets to play (here, or where its lease is held)."""
         if self.hub.closing or table.status != PLAYING:
             return
-        seat = table.state.to_move
+        seat = table.to_move
         if seat is None or table.seats[seat].kind != BOT:
             return
         if table.driver is None or table.driver.done():

@@ -18,13 +18,13 @@ import time
 
 from campfire.server.protocol import NoticeKind
 from campfire.server.store.schema import PLAYING
+from campfire.server.tables.connections import RESTART_CODE
 from campfire.server.tables.hub import Hub
 from campfire.server.tables.live import LiveTable
 
 log = logging.getLogger("campfire.server")
 
 #: "service restart": the server goes away for a moment, reconnect (RFC 6455 registry)
-RESTART_CODE = 1012
 #: sockets a draining process tells to reconnect per second at most. They all come back at the
 #: other processes at once otherwise, and each waits there behind every one before it: 800
 #: sockets told together came back after up to 5.6 s (their handshakes queued behind 800

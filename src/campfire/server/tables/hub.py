@@ -56,7 +56,7 @@ from campfire.server.store.writer import Writer
 from campfire.server.tables.admission import admit
 from campfire.server.tables.chat import CHAT_LENGTH, TableChat, chat_message
 from campfire.server.tables.clock import CLOCK_STRIKES, TurnClock
-from campfire.server.tables.connections import Connection
+from campfire.server.tables.connections import RESTART_CODE, Connection
 from campfire.server.tables.driver import BotDriver
 from campfire.server.tables.live import (
     AWAY_SECONDS,
@@ -337,7 +337,7 @@ class Hub:
             players=row.players,
             options=row.options,
             seats=[Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in row.seats],
-            state=state,
+            settled=state,
             status=row.status,
             created=row.created,
             updated=row.updated,
@@ -509,13 +509,13 @@ class Hub:
             players=players,
             options=options,
             seats=seats,
-            state=state,
+            settled=state,
             status=WAITING if deal is None else deal.status,
             created=now,
             updated=now,
             version=version,
             at=len(state.history),
-            events=stamped,
+            told=stamped,
             away_limit=self.away_seconds,
             listed=spec.listed,
             clock=spec.clock,
@@ -800,7 +800,7 @@ class Hub:
                 503, Refusal(N_("the move could not be stored: nothing was applied"))
             ) from None
         self._made_current(table, state, stamped, deal, version)
-        return Moves(
+        notice = Moves(
             start=start,
             entries=entries,
             version=version,
@@ -808,6 +808,13 @@ class Hub:
             mover=mover,
             timeouts=timeouts,
         )
+        if self.bus.heard(table.id):
+            # another process holds sockets of the table: it relays what each seat is shown
+            # instead of applying the rules itself
+            notice["views"] = table.views(stamped)
+            notice["status"], notice["to_move"] = deal.status, deal.to_move
+            notice["winners"] = list(deal.winners)
+        return notice
 
     def _made_current(
         self,
@@ -1094,13 +1101,18 @@ class Hub:
             self.drop(table, CANCELLED)
         await self.bus.publish(table.id, NoticeKind.CANCELLED)
 
-    def drop(self, table: LiveTable, reason: str) -> None:
-        """A table that is gone leaves memory; whoever watches it is told and let go."""
+    def drop(self, table: LiveTable, reason: str | None) -> None:
+        """A table that is gone leaves memory; whoever watches it is told and let go. No
+        `reason`: the table is not gone, this copy is (it no longer matches the database);
+        its sockets reconnect (1012) to a copy loaded afresh."""
         self.tables.pop(table.id, None)
         self.rooms.pop(table.id, None)
         self.owners.forget(table.id)
         for conn in list(table.connections):
-            conn.push(told(error(410, "", fatal=True), reason, conn.lang))
+            if reason is None:
+                conn.close_code = RESTART_CODE
+            else:
+                conn.push(told(error(410, "", fatal=True), reason, conn.lang))
             conn.push(None)
         if table.connections:
             table.connections.clear()

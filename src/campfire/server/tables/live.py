@@ -2,25 +2,41 @@
 
 A live table is a cache of the database: `Hub` changes it only after the database took the
 change, and catches it up from the database when another process changed the table first.
+
+At a process that does not own the table (a relay: it holds sockets of a table another process
+owns), the owner's moves arrive with what each seat is shown of them; the relay passes that on
+and keeps the entries aside, unapplied (`relayed`). The rules run here only when something
+reads the state (a socket's first look, a record, this process taking the table over), once
+for all the entries kept aside.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import math
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from campfire.i18n import N_, translator
-from campfire.kernel import Bot, Event, Game, State
+from campfire.kernel import Bot, Event, Game, IllegalAction, State
 from campfire.kernel.errors import Refusal
+from campfire.kernel.records import apply_entry
 from campfire.server.cluster.bus import Presence
+from campfire.server.metrics import count_moves
 from campfire.server.names import name_key
-from campfire.server.protocol import ChatHistory, ChatLine, TableChanged, Update
+from campfire.server.protocol import (
+    ChatHistory,
+    ChatLine,
+    RelayedEvent,
+    SeatView,
+    TableChanged,
+    Update,
+)
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.tables.connections import Connection, encode
 from campfire.server.tables.webgame import WebGame
@@ -34,6 +50,8 @@ AWAY_SECONDS = 60.0
 TAKEOVER_LEVEL = "medium"
 #: chat lines a connection gets when it opens (the whole chat: `GET /api/tables/{id}/chat`)
 CHAT_HISTORY = 100
+
+log = logging.getLogger("campfire.server")
 
 
 def token_hash(token: str) -> str:
@@ -56,6 +74,33 @@ class Seat:
         return self.kind == BOT or self.token_hash is not None
 
 
+class SeatPart(NamedTuple):
+    """One seat's (or the spectators') part of a change in no language: its view, its
+    controls when it is to move, the page's extras, and the events it may see."""
+
+    view: Any
+    controls: Any
+    extras: Any
+    events: list[tuple[int, Event]]
+
+    def to_json(self) -> SeatView:
+        return SeatView(
+            view=self.view,
+            controls=self.controls,
+            extras=self.extras,
+            events=[RelayedEvent(at=at, kind=e.kind, data=dict(e.data)) for at, e in self.events],
+        )
+
+    @classmethod
+    def from_json(cls, raw: Any) -> SeatPart:
+        """A seat's part as another process sent it; ValueError when it is not one."""
+        try:
+            events = [(int(e["at"]), Event(str(e["kind"]), dict(e["data"]))) for e in raw["events"]]
+            return cls(raw["view"], raw["controls"], raw["extras"], events)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a seat's view: {error}") from None
+
+
 @dataclass
 class LiveTable:
     id: str
@@ -64,16 +109,27 @@ class LiveTable:
     players: int
     options: dict[str, Any]
     seats: list[Seat]
-    state: State[Any, Any]
+    #: the state after the last entry applied here (`state`: after every entry, `at`)
+    settled: State[Any, Any]
     status: str
     created: float
     updated: float
     next_id: str | None = None
     #: the database row's version this copy reflects
     version: int = 0
-    #: every event so far, with the record length after the move that caused it
-    events: list[tuple[int, Event]] = field(default_factory=list)
+    #: every event applied here so far, with the record length after the move that caused it
+    told: list[tuple[int, Event]] = field(default_factory=list)
+    #: the record's length, entries kept aside included
     at: int = 0
+    #: entries the owner (another process) stored after `settled`, kept aside unapplied
+    relayed: list[dict[str, Any]] = field(default_factory=list)
+    #: the seat to move and the winners after them, as the owner told
+    relayed_to_move: int | None = None
+    relayed_winners: list[int] = field(default_factory=list)
+    #: an entry kept aside did not apply here: this copy is no longer the database's
+    diverged: bool = False
+    #: who waits for the record to reach a length (`reached`), and that length
+    waiting: list[tuple[int, asyncio.Future[None]]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     connections: set[Connection] = field(default_factory=set)
     driver: asyncio.Task[None] | None = None
@@ -105,6 +161,79 @@ class LiveTable:
     chat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     #: the names the host removed (folded): they stay out of this table
     removed: set[str] = field(default_factory=set)
+    #: the record length and each seat's part of the last change told (see `views`)
+    _parts: tuple[int, dict[int | None, SeatPart]] = (-1, {})
+
+    @property
+    def state(self) -> State[Any, Any]:
+        """The game as of every stored entry this copy knows (entries kept aside applied now)."""
+        if self.relayed:
+            self.settle()
+        return self.settled
+
+    @state.setter
+    def state(self, state: State[Any, Any]) -> None:
+        """A state that holds every entry so far (any kept aside among them)."""
+        self.settled = state
+        self.relayed = []
+
+    @property
+    def events(self) -> list[tuple[int, Event]]:
+        """Every event so far, with the record length after the move that caused it."""
+        if self.relayed:
+            self.settle()
+        return self.told
+
+    @events.setter
+    def events(self, events: list[tuple[int, Event]]) -> None:
+        self.told = events
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to move (read without applying entries kept aside)."""
+        return self.relayed_to_move if self.relayed else self.settled.to_move
+
+    def winners(self) -> list[int]:
+        return self.relayed_winners if self.relayed else list(self.settled.winners())
+
+    async def reached(self, at: int, timeout: float) -> bool:
+        """Wait until this copy's record is `at` long (a notice on its way); whether it is."""
+        if self.at >= at:
+            return True
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((at, done))
+        try:
+            await asyncio.wait_for(asyncio.shield(done), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            self.waiting = [(n, f) for n, f in self.waiting if f is not done]
+        return self.at >= at
+
+    def moved_on(self) -> None:
+        """The record grew: whoever waited for this length is woken."""
+        for at, done in self.waiting:
+            if at <= self.at and not done.done():
+                done.set_result(None)
+
+    def settle(self) -> None:
+        """Apply the entries kept aside through the rules, now that something reads the game.
+        One that does not apply (never expected: the owner applied it) leaves the game at the
+        last entry that did, and the copy `diverged`: the next look reloads it."""
+        entries, self.relayed = self.relayed, []
+        state = self.settled.clone()
+        applied = 0
+        for raw in entries:
+            try:
+                events = apply_entry(state, raw)
+            except (ValueError, IllegalAction) as error:
+                log.error("table %s: relayed entry %s does not apply: %s", self.id, raw, error)
+                self.diverged = True
+                break
+            applied += 1
+            self.told.extend((len(state.history), e) for e in events)
+        count_moves(entries[:applied])
+        self.settled = state
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -133,7 +262,7 @@ class LiveTable:
 
     def clock_meta(self) -> dict[str, Any]:
         """The turn clock: seconds per turn, and whose clock runs until when."""
-        seat = self.state.to_move if self.status == PLAYING else None
+        seat = self.to_move if self.status == PLAYING else None
         running = (
             self.deadline is not None
             and seat is not None
@@ -178,8 +307,8 @@ class LiveTable:
             "options": self.options,
             "status": self.status,
             "at": self.at,
-            "to_move": self.state.to_move if self.status == PLAYING else None,
-            "winners": self.state.winners() if self.status == FINISHED else [],
+            "to_move": self.to_move if self.status == PLAYING else None,
+            "winners": self.winners() if self.status == FINISHED else [],
             "seats": [self._seat_meta(s) for s in self.seats],
             "away_limit": self.away_limit,
             "spectators": online.get(None, 0),
@@ -207,6 +336,20 @@ class LiveTable:
             "away_for": None if away is None else math.floor(away * 10) / 10,
         }
 
+    def part_for(self, seat: int | None, events: Iterable[tuple[int, Event]]) -> SeatPart:
+        """What `seat` is shown of the game and of `events`, in no language yet."""
+        state = self.state
+        view = state.view(seat)
+        controls = None
+        if self.status == PLAYING and seat is not None and state.to_move == seat:
+            controls = self.web.controls(view, state.legal_actions())
+        return SeatPart(
+            view.to_json(),
+            controls,
+            self.web.extras(view),
+            [(at, e) for at, e in events if e.visible_to(seat)],
+        )
+
     def update_for(
         self,
         seat: int | None,
@@ -220,29 +363,30 @@ class LiveTable:
         `voice`: the seat whose words tell the events (a player who just became a spectator
         still reads "Your time ran out"); only events `seat` may see are told. Each event is
         its `kind` and `data` (what it means) and its `text` in the reader's `lang`."""
-        state = self.state
-        view = state.view(seat)
-        controls = None
-        if self.status == PLAYING and seat is not None and state.to_move == seat:
-            controls = self.web.controls(view, state.legal_actions())
+        part = self.part_for(seat, events)
+        return self.update_of(part, seat if voice is None else voice, full, meta, lang)
+
+    def update_of(
+        self,
+        part: SeatPart,
+        voice: int | None,
+        full: bool = False,
+        meta: dict[str, Any] | None = None,
+        lang: str = "en",
+    ) -> Update:
+        """A seat's part of a change told in `lang`, in `voice`'s words."""
         describe = self.describe
         return Update(
             type="update",
             at=self.at,
             full=full,
             table=self.meta() if meta is None else meta,
-            view=view.to_json(),
-            controls=controls,
-            extras=self.web.extras(view),
+            view=part.view,
+            controls=part.controls,
+            extras=part.extras,
             events=[
-                {
-                    "at": at,
-                    "kind": e.kind,
-                    "data": e.to_json(),
-                    "text": describe(e, seat if voice is None else voice, lang),
-                }
-                for at, e in events
-                if e.visible_to(seat)
+                {"at": at, "kind": e.kind, "data": e.to_json(), "text": describe(e, voice, lang)}
+                for at, e in part.events
             ],
         )
 
@@ -272,19 +416,46 @@ class LiveTable:
         return ChatHistory(type="chat_history", messages=said, length=length)
 
     def broadcast(self, events: list[tuple[int, Event]]) -> None:
-        """Every connection gets its seat's update in its language; each (seat, language)'s is
-        built and encoded once."""
+        """Every connection gets its seat's update in its language; each seat's part is
+        worked out once, and each (seat, language)'s message encoded once. The parts are
+        kept for the owner's notice to the other processes (`views`)."""
+        parts: dict[int | None, SeatPart] = {}
+        self._parts = (self.at, parts)
         if not self.connections:
             return
+        for conn in self.connections:
+            if conn.seat not in parts:
+                parts[conn.seat] = self.part_for(conn.seat, events)
+        self.tell(parts)
+
+    def tell(self, parts: Mapping[int | None, SeatPart]) -> None:
+        """Every connection gets its seat's part of a change, told in its language."""
         meta = self.meta()
         by_seat: dict[tuple[int | None, str], str] = {}
         for conn in list(self.connections):
             message = by_seat.get((conn.seat, conn.lang))
             if message is None:
+                part = parts.get(conn.seat)
+                if part is None:
+                    continue
                 message = by_seat[(conn.seat, conn.lang)] = encode(
-                    self.update_for(conn.seat, events, full=False, meta=meta, lang=conn.lang)
+                    self.update_of(part, conn.seat, meta=meta, lang=conn.lang)
                 )
             conn.push(message)
+
+    def views(self, events: list[tuple[int, Event]]) -> list[SeatView]:
+        """What every seat, then the spectators, is shown of the change just made current, for
+        the other processes to relay (each seat's part worked out once, with `broadcast`)."""
+        at, parts = self._parts
+        if at != self.at:
+            parts = {}
+        out = []
+        for seat in [*range(self.players), None]:
+            part = parts.get(seat)
+            if part is None:
+                part = parts[seat] = self.part_for(seat, events)
+            out.append(part.to_json())
+        return out
 
     def broadcast_meta(self) -> None:
         if not self.connections:

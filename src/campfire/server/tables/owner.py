@@ -37,6 +37,9 @@ log = logging.getLogger("campfire.server")
 
 #: seconds an asker waits for the owner's answer before it counts the owner as gone
 ASK_SECONDS = 3.0
+#: seconds an asker waits for the notice of a move the owner said it made, before it reads
+#: the move from the database
+NOTICE_SECONDS = 0.5
 #: seconds between an asker's looks at the lease of an owner that does not answer
 LOOK_SECONDS = 0.25
 
@@ -131,7 +134,8 @@ class Owners:
         except (KeyError, TypeError, ValueError):
             raise Refused(503, OWNER_SILENT) from None
         if status == 200:
-            if table.at < reached:  # the owner's notice may still be on its way
+            # the owner's notice is usually on its way (and carries what the seats are shown)
+            if not await table.reached(reached, NOTICE_SECONDS):
                 async with table.lock:
                     if table.at < reached:
                         await self.hub.sync.catch_up(table)

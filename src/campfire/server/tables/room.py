@@ -20,7 +20,7 @@ from campfire.kernel.records import apply_entry
 from campfire.server.metrics import count_moves
 from campfire.server.store.schema import FINISHED
 from campfire.server.tables.clock import clock_event
-from campfire.server.tables.live import LiveTable
+from campfire.server.tables.live import LiveTable, SeatPart
 
 log = logging.getLogger("campfire.server")
 
@@ -92,10 +92,42 @@ class Room:
         table.status = status
         table.deadline = deadline
         self.stamp(version, updated)
+        table.moved_on()
         if stamped:
             table.broadcast(stamped)
         elif changed:
             table.broadcast_meta()
+        self.kick()
+        if ended and self._ended is not None:
+            self._ended(table)
+
+    def relayed(
+        self,
+        entries: list[dict[str, Any]],
+        parts: list[SeatPart],
+        *,
+        status: str,
+        deadline: float | None,
+        version: int,
+        to_move: int | None,
+        winners: list[int],
+    ) -> None:
+        """The owner's stored change, taken without the rules: its entries are kept aside
+        until something here reads the game (`LiveTable.settle`), and every local seat is
+        told what the owner says it is shown (`parts`: seat 0, 1, ..., then the spectators)."""
+        table = self.table
+        ended = status == FINISHED and table.status != FINISHED
+        table.relayed.extend(entries)
+        table.at += len(entries)
+        table.relayed_to_move, table.relayed_winners = to_move, winners
+        table.last_kinds = {e.kind for part in parts for _, e in part.events}
+        table.status = status
+        table.deadline = deadline
+        self.stamp(version)
+        table.moved_on()
+        by_seat: dict[int | None, SeatPart] = dict(enumerate(parts[:-1]))
+        by_seat[None] = parts[-1]
+        table.tell(by_seat)
         self.kick()
         if ended and self._ended is not None:
             self._ended(table)

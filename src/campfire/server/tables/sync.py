@@ -27,6 +27,7 @@ from campfire.server.tables.live import (
     CANCELLED,
     HUMAN,
     LiveTable,
+    SeatPart,
     bot_reason,
     left_reason,
     removed_reason,
@@ -57,7 +58,7 @@ class SyncHost(Protocol):
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
 
-    def drop(self, table: LiveTable, reason: str) -> None: ...
+    def drop(self, table: LiveTable, reason: str | None) -> None: ...
 
     def to_spectators(
         self, table: LiveTable, seat: int, reason: str, reclaim: bool = False, removed: bool = False
@@ -135,6 +136,21 @@ class Sync:
                 await self.catch_up(table)
                 return
             room = self.hub.room(table)
+            relayed = self.relayable(table, data)
+            if relayed is not None:
+                if isinstance(mover, int) and 0 <= mover < table.players:
+                    table.seats[mover].timeouts = 0
+                parts, status, to_move, winners = relayed
+                room.relayed(
+                    entries,
+                    parts,
+                    status=status,
+                    deadline=deadline if isinstance(deadline, (int, float)) else None,
+                    version=version,
+                    to_move=to_move,
+                    winners=winners,
+                )
+                return
             replayed = room.replay(entries)
             if replayed is None:
                 await self.catch_up(table)
@@ -151,6 +167,32 @@ class Sync:
                 deadline=deadline if isinstance(deadline, (int, float)) else None,
                 version=version,
             )
+
+    @staticmethod
+    def relayable(
+        table: LiveTable, data: Mapping[str, Any]
+    ) -> tuple[list[SeatPart], str, int | None, list[int]] | None:
+        """What the owner's notice says each seat is shown, and the table after it, when it
+        says all that and is the very next change of this copy; else None (the entries are
+        then applied here, as from an owner that sends no views)."""
+        raw, status = data.get("views"), data.get("status")
+        to_move, winners = data.get("to_move"), data.get("winners")
+        if not (
+            isinstance(raw, list)
+            and len(raw) == table.players + 1
+            and data.get("version") == table.version + 1
+            and status in (PLAYING, FINISHED)
+            and (to_move is None or (isinstance(to_move, int) and 0 <= to_move < table.players))
+            and isinstance(winners, list)
+            and all(isinstance(w, int) for w in winners)
+        ):
+            return None
+        try:
+            parts = [SeatPart.from_json(part) for part in raw]
+        except ValueError as error:
+            log.warning("table %s: a notice's views do not read: %s", table.id, error)
+            return None
+        return parts, str(status), to_move, winners
 
     async def take_join(self, table: LiveTable, data: Mapping[str, Any]) -> None:
         """A seat another process just gave away, carried by its notice: taken at once when
@@ -324,6 +366,8 @@ class Sync:
                 )
                 for table in self.outdated(versions, live):
                     await self.refresh(table)
+                for table in [t for t in live if t.diverged]:
+                    self.hub.drop(table, None)
                 before = time.time() - max(3.0, 4 * self.hub.bot_pause)
                 for table_id in await anyio.to_thread.run_sync(self.hub.storage.stalled, before):
                     table = await self.hub.get(table_id)
