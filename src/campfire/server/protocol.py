@@ -200,11 +200,12 @@ class RelayedEvent(TypedDict):
 
 class SeatView(TypedDict):
     """What one seat (or the spectators) is shown of a change, in no language: an `Update`
-    without its table meta and without the events' words."""
+    without its table meta and without the events' words; its view, controls and extras as
+    the JSON text the owner made, which a relay passes on unread."""
 
-    view: Any
-    controls: Any
-    extras: Any
+    view: str
+    controls: str
+    extras: str
     events: list[RelayedEvent]
 
 
@@ -221,7 +222,7 @@ class Moves(TypedDict):
     deadline: float | None
     mover: int | None
     timeouts: int
-    views: NotRequired[list[SeatView]]
+    views: NotRequired[list[SeatView | None]]
     status: NotRequired[str]
     to_move: NotRequired[int | None]
     winners: NotRequired[list[int]]

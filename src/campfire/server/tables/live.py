@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+import orjson
+
 from campfire.i18n import N_, translator
 from campfire.kernel import Bot, Event, Game, IllegalAction, State
 from campfire.kernel.errors import Refusal
@@ -76,7 +78,9 @@ class Seat:
 
 class SeatPart(NamedTuple):
     """One seat's (or the spectators') part of a change in no language: its view, its
-    controls when it is to move, the page's extras, and the events it may see."""
+    controls when it is to move, the page's extras, and the events it may see. Read back from
+    another process, the first three stay the JSON text the owner made (`orjson.Fragment`): a
+    relay passes them on without reading them."""
 
     view: Any
     controls: Any
@@ -85,9 +89,9 @@ class SeatPart(NamedTuple):
 
     def to_json(self) -> SeatView:
         return SeatView(
-            view=self.view,
-            controls=self.controls,
-            extras=self.extras,
+            view=_text(self.view),
+            controls=_text(self.controls),
+            extras=_text(self.extras),
             events=[RelayedEvent(at=at, kind=e.kind, data=dict(e.data)) for at, e in self.events],
         )
 
@@ -95,10 +99,18 @@ class SeatPart(NamedTuple):
     def from_json(cls, raw: Any) -> SeatPart:
         """A seat's part as another process sent it; ValueError when it is not one."""
         try:
+            shown = [raw[key] for key in ("view", "controls", "extras")]
+            if not all(isinstance(text, str) for text in shown):
+                raise TypeError("view, controls and extras must be JSON text")
             events = [(int(e["at"]), Event(str(e["kind"]), dict(e["data"]))) for e in raw["events"]]
-            return cls(raw["view"], raw["controls"], raw["extras"], events)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a seat's view: {error}") from None
+        view, controls, extras = (orjson.Fragment(text) for text in shown)
+        return cls(view, controls, extras, events)
+
+
+def _text(value: Any) -> str:
+    return orjson.dumps(value).decode()
 
 
 @dataclass
@@ -443,19 +455,32 @@ class LiveTable:
                 )
             conn.push(message)
 
-    def views(self, events: list[tuple[int, Event]]) -> list[SeatView]:
+    def views(self, events: list[tuple[int, Event]]) -> list[SeatView | None]:
         """What every seat, then the spectators, is shown of the change just made current, for
-        the other processes to relay (each seat's part worked out once, with `broadcast`)."""
+        the other processes to relay (each seat's part worked out once, with `broadcast`).
+        None for a seat nobody is connected to anywhere (a bot's, an absent player's): a relay
+        that has a socket of it after all applies the change itself."""
         at, parts = self._parts
         if at != self.at:
             parts = {}
-        out = []
+        out: list[SeatView | None] = []
         for seat in [*range(self.players), None]:
+            if seat is not None and not self.watched(seat):
+                out.append(None)
+                continue
             part = parts.get(seat)
             if part is None:
                 part = parts[seat] = self.part_for(seat, events)
             out.append(part.to_json())
         return out
+
+    def watched(self, seat: int) -> bool:
+        """Whether the seat's player has a connection here or, as far as the bus said, on
+        another process."""
+        if self.seats[seat].kind != HUMAN:
+            return False
+        known = self.presence.get(seat)
+        return (known is not None and known.online) or self.local_count(seat) > 0
 
     def broadcast_meta(self) -> None:
         if not self.connections:

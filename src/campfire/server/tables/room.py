@@ -104,7 +104,7 @@ class Room:
     def relayed(
         self,
         entries: list[dict[str, Any]],
-        parts: list[SeatPart],
+        parts: list[SeatPart | None],
         *,
         status: str,
         deadline: float | None,
@@ -120,13 +120,17 @@ class Room:
         table.relayed.extend(entries)
         table.at += len(entries)
         table.relayed_to_move, table.relayed_winners = to_move, winners
-        table.last_kinds = {e.kind for part in parts for _, e in part.events}
+        table.last_kinds = {e.kind for part in parts if part for _, e in part.events}
         table.status = status
         table.deadline = deadline
         self.stamp(version)
         table.moved_on()
-        by_seat: dict[int | None, SeatPart] = dict(enumerate(parts[:-1]))
-        by_seat[None] = parts[-1]
+        by_seat: dict[int | None, SeatPart] = {
+            seat: part for seat, part in enumerate(parts[:-1]) if part is not None
+        }
+        spectators = parts[-1]
+        if spectators is not None:
+            by_seat[None] = spectators
         table.tell(by_seat)
         self.kick()
         if ended and self._ended is not None:

@@ -171,7 +171,7 @@ class Sync:
     @staticmethod
     def relayable(
         table: LiveTable, data: Mapping[str, Any]
-    ) -> tuple[list[SeatPart], str, int | None, list[int]] | None:
+    ) -> tuple[list[SeatPart | None], str, int | None, list[int]] | None:
         """What the owner's notice says each seat is shown, and the table after it, when it
         says all that and is the very next change of this copy; else None (the entries are
         then applied here, as from an owner that sends no views)."""
@@ -187,8 +187,11 @@ class Sync:
             and all(isinstance(w, int) for w in winners)
         ):
             return None
+        needed = {conn.seat for conn in table.connections}
+        if any(raw[table.players if seat is None else seat] is None for seat in needed):
+            return None  # a seat the owner did not know was watched here
         try:
-            parts = [SeatPart.from_json(part) for part in raw]
+            parts = [None if part is None else SeatPart.from_json(part) for part in raw]
         except ValueError as error:
             log.warning("table %s: a notice's views do not read: %s", table.id, error)
             return None
