@@ -313,6 +313,20 @@ REASONS = {
 }
 
 
+def _plain(node: ast.expr) -> bool:
+    """A text no catalogue could translate: a string literal, an f-string, or one put
+    together from them (`"..." + ("..." if x else "")`)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp):
+        return _plain(node.left) or _plain(node.right)
+    if isinstance(node, ast.IfExp):
+        return _plain(node.body) or _plain(node.orelse)
+    return False
+
+
 @pytest.mark.parametrize(
     "root", [Path(campfire.server.__file__).parent, Path(campfire.accounts.__file__).parent]
 )
@@ -330,7 +344,7 @@ def test_no_server_refusal_is_plain_english(root: Path) -> None:
             at = REASONS.get(str(name))
             if at is None or len(node.args) <= at:
                 continue
-            if isinstance(node.args[at], ast.Constant | ast.JoinedStr):
+            if _plain(node.args[at]):
                 plain.append(f"{path.relative_to(root)}:{node.lineno}")
     assert not plain, plain
 

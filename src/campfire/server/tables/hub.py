@@ -1190,8 +1190,15 @@ class Hub:
                 back = table.seats[retired].timeouts >= CLOCK_STRIKES and table.status == PLAYING
                 raise Refused(
                     403,
-                    f"a bot now plays seat {retired}: this token no longer acts for it"
-                    + (" (the clock took it: take it back with /reclaim)" if back else ""),
+                    Refusal(
+                        N_(
+                            "a bot now plays seat {retired}: this token no longer acts for it "
+                            "(the clock took it: take it back with /reclaim)"
+                        )
+                        if back
+                        else N_("a bot now plays seat {retired}: this token no longer acts for it"),
+                        retired=retired,
+                    ),
                 )
             if retired is not None:
                 raise Refused(
