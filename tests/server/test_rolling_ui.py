@@ -21,17 +21,28 @@ from tests.server.test_rolling import BACK_WITHIN, wait_for
 browser = browsing.browser
 open_page = browsing.open_page
 
-#: every socket the page opens, with when it opened and closed and the close code
+#: every socket the page opens, with when it opened and closed, the close code, its hello and
+#: the updates it brought (their `at`, `full` and the `at` of their events)
 SOCKETS = """
 window.__sockets = [];
 const Real = window.WebSocket;
 window.WebSocket = class extends Real {
   constructor(...args) {
     super(...args);
-    const seen = { opened: null, closed: null, code: null };
+    const seen = { opened: null, closed: null, code: null, hello: null, updates: [] };
     window.__sockets.push(seen);
     this.addEventListener("open", () => { seen.opened = performance.now(); });
     this.addEventListener("close", (e) => { seen.closed = performance.now(); seen.code = e.code; });
+    this.addEventListener("message", (e) => {
+      const m = JSON.parse(e.data);
+      if (m.type !== "update") return;
+      seen.updates.push({ at: m.at, full: m.full, events: m.events.map((x) => x.at) });
+    });
+  }
+  send(data) {
+    const seen = window.__sockets[window.__sockets.length - 1];
+    if (seen.hello === null) seen.hello = JSON.parse(data);
+    super.send(data);
   }
 };
 """
@@ -85,6 +96,9 @@ def test_the_page_comes_back_at_once_after_its_process_restarts(open_page: Any) 
                 i for i, s in enumerate(cluster.servers) if scrape(s.base)["campfire_sockets"] == 1
             )
             other = cluster.servers[1 - holder]
+            # the log so far: a reconnect goes on from it (a whole-table update would redo it)
+            page.wait_for_function("document.querySelector('#log li:not(.empty)') !== null")
+            page.evaluate("document.querySelector('#log li:not(.empty)').dataset.kept = 'yes'")
 
             assert cluster.servers[holder].terminate() == 0, cluster.logs()
             page.wait_for_function(
@@ -96,6 +110,14 @@ def test_the_page_comes_back_at_once_after_its_process_restarts(open_page: Any) 
             assert second["opened"] - first["closed"] < BACK_WITHIN * 1000, (first, second)
             expect(page.locator("#conn")).to_have_class("conn conn-ok")
             wait_for(lambda: scrape(other.base)["campfire_sockets"] == 1)
+            # it asked for what it missed since its last update, and got only that
+            seen = first["updates"][-1]["at"]
+            assert first["hello"]["at"] is None and second["hello"]["at"] == seen, second
+            page.wait_for_function("window.__sockets[1].updates.length > 0")
+            resumed = page.evaluate("window.__sockets[1].updates[0]")
+            assert resumed["full"] is False and resumed["at"] >= seen, resumed
+            assert all(at > seen for at in resumed["events"]), resumed
+            expect(page.locator("#log li[data-kept='yes']")).to_have_count(1)
 
             # the person plays on from the page, served by the other process
             assert wait_for_turn_or_end(page) == "turn"

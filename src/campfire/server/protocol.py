@@ -17,11 +17,14 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 
 class Hello(TypedDict):
-    """The first message on a socket: the seat's token (None to watch), a spectator's name."""
+    """The first message on a socket: the seat's token (None to watch), a spectator's name,
+    and on a reconnect `at`, the record index of the last update the page got as that same
+    token: the first update then carries only the events after it (`full` false)."""
 
     type: Literal["hello"]
     token: NotRequired[str | None]
     name: NotRequired[str | None]
+    at: NotRequired[int | None]
 
 
 class Act(TypedDict):

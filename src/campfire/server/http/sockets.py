@@ -72,10 +72,10 @@ def add_socket_routes(
         try:
             check_origin(websocket.headers.get("origin"), websocket.headers.get("host"))
             table = await table_named(table_id)
-            seat, name, own = await _hello(websocket, table, lang)
+            seat, name, own, since = await _hello(websocket, table, lang)
             await hub.sync.current(table)
             address = websocket.client.host if websocket.client else ""
-            conn = await hub.connect(table, seat, name, address, lang, own_name=own)
+            conn = await hub.connect(table, seat, name, address, lang, own_name=own, since=since)
         except Refused as refused:
             await _refuse(websocket, refused, lang, fatal=True)
             return
@@ -144,9 +144,10 @@ def add_socket_routes(
 
     async def _hello(
         websocket: WebSocket, table: LiveTable, lang: str
-    ) -> tuple[int | None, str | None, bool]:
+    ) -> tuple[int | None, str | None, bool, int | None]:
         """The seat a hello's token holds (None: a spectator), the name a spectator watches
-        under (a signed-in one's account name) and whether that name is of their own seat."""
+        under (a signed-in one's account name), whether that name is of their own seat, and
+        the record index the page last saw (None: it saw nothing, or says nothing)."""
         try:
             async with asyncio.timeout(HELLO_TIMEOUT):
                 message = await _receive(websocket, lang)
@@ -159,14 +160,22 @@ def add_socket_routes(
         token = message.get("token")
         if token is not None and (not isinstance(token, str) or len(token) > 100):
             raise Refused(422, Refusal(N_("'token' must be your seat token, or null to watch")))
+        since = message.get("at")
+        if since is not None and (
+            not isinstance(since, int) or isinstance(since, bool) or since < 0
+        ):
+            raise Refused(
+                422,
+                Refusal(N_("'at' must be the record index of the last update you got, or null")),
+            )
         seat = await hub.seat_for(table, token)
         if seat is not None:
-            return seat, None, False
+            return seat, None, False, since
         raw = message.get("name")
         if raw is not None and (not isinstance(raw, str) or len(raw) > 200):
             raise Refused(422, Refusal(N_("'name' must be the name you watch (and chat) under")))
         name, own = await watcher_name(websocket, table, raw)
-        return None, name, own
+        return None, name, own, since
 
     async def _receive(websocket: WebSocket, lang: str) -> Any:
         """The next JSON message; None when the socket closed. Refused messages get an error."""

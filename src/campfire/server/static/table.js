@@ -23,6 +23,8 @@ const page = {
   endShown: false,
   stopped: false,
   metaAt: 0, // performance.now() when the latest table summary arrived (away times count from it)
+  helloToken: null, // the token this socket's hello gave (null: it watches)
+  seen: null, // {token, at}: the last update, and as whom it came (a reconnect asks for what followed)
   toolsTimer: null,
 };
 
@@ -391,7 +393,11 @@ function connect() {
   page.ws = ws;
   setConn(_("connecting…"), "wait");
   ws.addEventListener("open", () => {
-    ws.send(JSON.stringify({ type: "hello", token: page.seat ? page.seat.token : null }));
+    const token = page.seat ? page.seat.token : null;
+    // back as the same seat (or the same spectator): only what was missed comes, not it all
+    const at = page.seen && page.seen.token === token ? page.seen.at : null;
+    page.helloToken = token;
+    ws.send(JSON.stringify({ type: "hello", token, at }));
   });
   ws.addEventListener("message", (event) => {
     let message;
@@ -451,6 +457,7 @@ function receive(message) {
     chatEmpty();
   } else if (message.type === "seat" && message.seat === null && page.seat) {
     // a bot plays this browser's seat now; the server already treats this socket as a spectator
+    page.helloToken = null;
     // (when the clock took it, the old token takes it back: keep it for that, and Play again)
     if (message.reclaim) keepLost(page.seat);
     if (message.removed) keepRemoved();
@@ -514,6 +521,7 @@ function crowded(message) {
 function update(message) {
   const before = page.msg;
   page.msg = message;
+  page.seen = { token: page.helloToken, at: message.at };
   page.table = message.table;
   ratingsChanged(message.table);
   page.metaAt = performance.now();

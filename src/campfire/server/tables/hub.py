@@ -1224,9 +1224,12 @@ class Hub:
         lang: str = "en",
         *,
         own_name: bool = False,
+        since: int | None = None,
     ) -> Connection:
         """A socket of `table` for `seat` (None: a spectator named `name`; `own_name`: the
-        name is the spectator's own account's, which may sit here and watch from elsewhere)."""
+        name is the spectator's own account's, which may sit here and watch from elsewhere).
+        `since`: the record index the page last saw as this seat (a reconnect), so its first
+        update carries only what it missed; a full one if that is not a point of this game."""
         replaced = admit(table.connections, seat, address)
         if name is not None and not own_name and table.named(name):
             raise Refused(
@@ -1243,7 +1246,14 @@ class Hub:
         first = seat is not None and not table.local_count(seat)
         serving = bool(table.connections)
         table.connections.add(conn)
-        conn.push(table.update_for(seat, table.events, full=True, lang=lang))
+        events = table.events
+        if since is not None and since <= table.at:
+            # the history a reconnect missed, as a live socket would have had it (lila-ws's
+            # versioned history, kept here for the whole game)
+            missed = [(at, event) for at, event in events if at > since]
+            conn.push(table.update_for(seat, missed, full=False, lang=lang))
+        else:
+            conn.push(table.update_for(seat, events, full=True, lang=lang))
         conn.push(table.chat_history(CHAT_LENGTH, conn.lang))
         table.broadcast_meta()
         if not serving:  # this process hears the table's notices only while it serves it
