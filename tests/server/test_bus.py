@@ -178,6 +178,40 @@ def test_one_process_owns_a_table_until_it_lets_go_and_a_lost_lease_is_told(
     asyncio.run(main())
 
 
+def test_one_process_leads_a_duty_until_it_resigns_or_its_lease_runs_out(redis_url: str) -> None:
+    """A deployment-wide duty (a sweep of the database): the first process to ask leads it and
+    keeps it while it asks again; the other leads once the first resigns or stops asking (its
+    lease runs out). One process alone always leads."""
+
+    async def main() -> None:
+        assert await Bus().lead("clock", 1.0)
+        namespace = f"test-{secrets.token_hex(6)}"
+        a, b = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
+        try:
+            assert await a.lead("clock", 30.0) and await a.lead("clock", 30.0)
+            assert not await b.lead("clock", 30.0)
+            assert await b.lead("stalled", 30.0)  # duties are apart
+            await a.resign()
+            assert await b.lead("clock", 30.0) and not await a.lead("clock", 30.0)
+            # b stops asking (it died): a leads once b's lease ran out, and not before
+            assert await b.lead("clock", 0.3)
+            assert not await a.lead("clock", 30.0)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + 10
+            while not await a.lead("clock", 30.0):
+                assert loop.time() < deadline, "the lapsed lease was not taken"
+                await asyncio.sleep(0.05)
+            assert not await b.lead("clock", 30.0)
+            # a process that goes away lets its duties go with its tables
+            await a.disown_all()
+            assert await b.lead("clock", 30.0)
+        finally:
+            await a.redis.aclose()
+            await b.redis.aclose()
+
+    asyncio.run(main())
+
+
 def test_a_question_to_the_owner_is_answered_on_the_askers_channel(redis_url: str) -> None:
     """An act forwarded to the owner comes back answered, paired by its id; a process that
     does not answer (gone) leaves the asker with None after its timeout."""

@@ -176,3 +176,33 @@ def test_one_process_plays_each_run_out_turn(serve: Serve, pg_schema: str, redis
     assert len(stored) >= 4 and stored == sorted(set(stored))
     on_a.close()
     on_b.close()
+
+
+def test_one_process_looks_in_the_database_for_run_out_turns(
+    serve: Serve, pg_schema: str, redis_url: str
+) -> None:
+    """Of two processes only the one that leads the clock's duty asks the database for overdue
+    tables; the other plays its own tables' run-out turns from memory."""
+    a, b = (
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url, clock_choices=CHOICES)
+        for _ in range(2)
+    )
+    asked = {"a": 0, "b": 0}
+    for name, client in (("a", a), ("b", b)):
+        storage = client.app.state.hub.storage
+        overdue = storage.overdue
+
+        def counted(now: float, _overdue: Any = overdue, _name: str = name) -> Any:
+            asked[_name] += 1
+            return _overdue(now)
+
+        storage.overdue = counted
+    # a table b owns: its clock runs out, and b plays the turn from memory whoever leads
+    made = b.create("powwow", 2, name="Ana", clock=1)
+    b.join(made["id"], "Bob")
+    on_b = b.socket(made["id"])
+    told = clock_events(on_b, 2)
+    assert len(told) == 2
+    on_b.close()
+    # both swept many times meanwhile, and only one looked in the database
+    assert sorted(n > 0 for n in asked.values()) == [False, True], asked

@@ -156,6 +156,17 @@ class Bus:
         does); gives the process that holds it now (None: the bus could not say)."""
         return self.process
 
+    async def lead(self, duty: str, seconds: float) -> bool:
+        """Take (or renew) the lease of a deployment-wide `duty` for `seconds`: whether this
+        process is the one that does it now (one process: always). A sweep of the database
+        that any process could make is made by one, and by another within `seconds` of its
+        leader's death."""
+        return True
+
+    async def resign(self) -> None:
+        """Let every duty this process leads go (it is going away): another process leads at
+        its next sweep, not after the lease runs out."""
+
     async def disown(self, table_id: str) -> None:
         """Let the table's owner lease go (hand-over, the game ended, the table left memory)."""
 
@@ -335,6 +346,8 @@ class RedisBus(Bus):
         self._own = self.redis.register_script(_OWN)
         #: the tables whose owner lease this process holds (renewed by `_keep_owning`)
         self.owned: set[str] = set()
+        #: the deployment-wide duties this process leads (`lead`)
+        self.leading: set[str] = set()
         #: the questions this process asked an owner and awaits the answer of, by id
         self._asked: dict[str, asyncio.Future[ActAnswered]] = {}
         self._answering: set[asyncio.Task[None]] = set()
@@ -573,6 +586,21 @@ class RedisBus(Bus):
             self._lose(table_id)
         return holder
 
+    async def lead(self, duty: str, seconds: float) -> bool:
+        try:
+            raw = await self._own(
+                keys=[f"{self.ns}lead:{duty}"], args=[self.process, int(seconds * 1000)]
+            )
+        except Exception as error:  # nobody leads while Redis does not answer: the next try
+            log.warning("could not look at who leads %s: %s", duty, error)
+            return False
+        leads = (raw.decode() if isinstance(raw, bytes) else str(raw)) == self.process
+        if leads:
+            self.leading.add(duty)
+        else:
+            self.leading.discard(duty)
+        return leads
+
     def _lose(self, table_id: str) -> None:
         self.owned.discard(table_id)
         if self.on_lost is not None:
@@ -596,7 +624,14 @@ class RedisBus(Bus):
         with contextlib.suppress(Exception):
             await self._release(keys=[self._owner_key(table_id)], args=[self.process])
 
+    async def resign(self) -> None:
+        for duty in sorted(self.leading):
+            with contextlib.suppress(Exception):
+                await self._release(keys=[f"{self.ns}lead:{duty}"], args=[self.process])
+        self.leading.clear()
+
     async def disown_all(self) -> list[str]:
+        await self.resign()
         return await self.disown_many(list(self.owned))
 
     async def disown_many(self, table_ids: Iterable[str]) -> list[str]:

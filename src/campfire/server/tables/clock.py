@@ -1,6 +1,7 @@
 """The turn clock: a seat whose time runs out has its turn played by a bot, and after two turns
-in a row the bot plays the seat for good. Every process sweeps; only the table's owner plays an
-overdue turn (a process takes the table when nobody owns it, `tables/owner.py`)."""
+in a row the bot plays the seat for good. A table's owner plays its overdue turns, found in
+memory; one process (the lease of the `clock` duty) also looks in the database for the overdue
+tables nobody owns, takes them and plays them (`tables/owner.py`)."""
 
 from __future__ import annotations
 
@@ -45,6 +46,9 @@ class ClockHost(Protocol):
     @property
     def owners(self) -> Owning: ...
 
+    @property
+    def tables(self) -> dict[str, LiveTable]: ...
+
     def close_expired(self) -> None: ...
 
     def seed_for(self, table_id: str, salt: int) -> int: ...
@@ -65,6 +69,12 @@ class ClockHost(Protocol):
 
 #: turns in a row a seat's clock may run out before a bot takes the seat over
 CLOCK_STRIKES = 2
+
+
+#: seconds the clock's sweeps may go unmade by their leader (it died, or its loop stalled)
+#: before another process leads them: five sweeps, and never less than five seconds
+def lead_seconds(tick: float) -> float:
+    return max(5.0, 5 * tick)
 
 
 def clock_event(seat: int, strikes: int) -> Event:
@@ -90,10 +100,23 @@ class TurnClock:
             await asyncio.sleep(hub.tick)
             try:
                 hub.close_expired()
-                overdue = await anyio.to_thread.run_sync(hub.storage.overdue, time.time())
+                now = time.time()
+                bus = hub.bus
+                # this process's own tables are in memory: no query for them
+                overdue = [
+                    t.id
+                    for t in list(hub.tables.values())
+                    if t.status == PLAYING
+                    and t.deadline is not None
+                    and t.deadline <= now
+                    and bus.owns(t.id)
+                ]
+                if await bus.lead("clock", lead_seconds(hub.tick)):
+                    stored = await anyio.to_thread.run_sync(hub.storage.overdue, now)
+                    overdue.extend(t for t in stored if t not in overdue)
                 for table_id in overdue:
                     table = await hub.get(table_id)
-                    if await hub.owners.take(table) == hub.bus.process:
+                    if await hub.owners.take(table) == bus.process:
                         await self.ran_out(table)
             except asyncio.CancelledError:
                 raise

@@ -3,7 +3,8 @@
 Whoever wants a table's bots to move must own the table (`tables/owner.py`): it takes the
 table's owner lease when nobody holds it, and the bus renews it while the process holds the
 table; a process that dies stops renewing, its lease runs out, and the next process that looks
-(every process sweeps for tables stalled on a bot) takes the table over and its bots with it.
+(the process that leads the sweep for tables stalled on a bot, or the next to act there) takes
+the table over and its bots with it.
 """
 
 from __future__ import annotations

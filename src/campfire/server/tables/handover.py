@@ -43,6 +43,7 @@ async def hand_over(hub: Hub, within: float = 4.0, rate: float = HANDOVER_RATE) 
     tables = list(hub.tables.values())
     driven = {t.id for t in tables if t.driver is not None and not t.driver.done()}
     hub.closing = True  # no bot starts again here, no new notices are taken
+    await hub.bus.resign()  # nor a sweep: another process makes them from now on
     await hub.bots.stop(tables)
     sockets = sum(len(t.connections) for t in tables)
     seconds = min(within, sockets / rate) if rate > 0 else 0.0

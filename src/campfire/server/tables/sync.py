@@ -73,6 +73,8 @@ class SyncHost(Protocol):
 
 #: seconds between a shared process's looks at the database for what it may have missed
 WATCH_SECONDS = 2.0
+#: the looks for stalled tables a leader may miss (it died) before another process leads
+LEAD_WATCHES = 5
 #: tables whose presence one round trip to Redis reads
 PRESENCE_BATCH = 50
 
@@ -372,7 +374,14 @@ class Sync:
                 for table in [t for t in live if t.diverged]:
                     self.hub.drop(table, None)
                 before = time.time() - max(3.0, 4 * self.hub.bot_pause)
-                for table_id in await anyio.to_thread.run_sync(self.hub.storage.stalled, before):
+                # one process looks for the tables that wait on a dead owner's bots
+                leads = await bus.lead("stalled", LEAD_WATCHES * WATCH_SECONDS)
+                stalled = (
+                    await anyio.to_thread.run_sync(self.hub.storage.stalled, before)
+                    if leads
+                    else []
+                )
+                for table_id in stalled:
                     table = await self.hub.get(table_id)
                     await self.refresh(table)
                     await self.hub.unstick(table)
