@@ -467,7 +467,17 @@ class Cluster:
         tables the receiving process holds no socket of. A process killed meanwhile starts
         again from zero."""
         total = dict.fromkeys(COUNTERS, 0.0)
+        for each in self.process_counters():
+            for name, value in each.items():
+                total[name] += value
+        return total
+
+    def process_counters(self) -> list[dict[str, float]]:
+        """`counters` of each server process in turn (empty for one not answering)."""
+        out: list[dict[str, float]] = []
         for server in self.servers:
+            found: dict[str, float] = {}
+            out.append(found)
             if not server.alive:
                 continue
             try:
@@ -477,9 +487,9 @@ class Cluster:
                 continue
             for line in text.splitlines():
                 name, _, value = line.partition(" ")
-                if name in total:
-                    total[name] += float(value)
-        return total
+                if name in COUNTERS:
+                    found[name] = found.get(name, 0.0) + float(value)
+        return out
 
     def nginx_cpu(self) -> float:
         return cpu_seconds(self.nginx.pids) if self.nginx else 0.0

@@ -114,34 +114,44 @@ STALE = ("has moved on since you looked", "could not be stored")
 
 @dataclass(frozen=True)
 class Setup:
-    """One deployment: the database, how many processes, and whether nginx is in front."""
+    """One deployment: the database, how many processes, whether nginx is in front and
+    whether the processes share Redis (always with two or more; one process may, to tell
+    Redis's share of the cost of two from the rest)."""
 
     database: str
     processes: int
     nginx: bool
+    redis: bool = False
 
     @property
     def name(self) -> str:
         db = "PostgreSQL" if self.database == "postgresql" else "SQLite"
-        extra = " + Redis" if self.processes > 1 else ""
+        extra = " + Redis" if self.redis else ""
         front = " behind nginx" if self.nginx else ""
         plural = "es" if self.processes > 1 else ""
         return f"{self.processes} process{plural}, {db}{extra}{front}"
 
 
 def parse_setup(text: str) -> Setup:
-    """`sqlite-1`, `postgresql-2`, `pg-2`, `sqlite-1+nginx`: database, processes, balancer."""
-    spec, _, front = text.partition("+")
+    """`sqlite-1`, `postgresql-2`, `pg-2`, `sqlite-1+nginx`, `pg-1+nginx+redis`: database,
+    processes, balancer, Redis (two or more processes always have both)."""
+    spec, *extras = text.split("+")
     database, _, count = spec.partition("-")
     database = {"pg": "postgresql", "postgres": "postgresql"}.get(database, database)
     if database not in ("sqlite", "postgresql") or not count.isdigit() or int(count) < 1:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a setup: DATABASE-PROCESSES[+nginx], e.g. sqlite-1, postgresql-2"
+            f"{text!r} is not a setup: DATABASE-PROCESSES[+nginx][+redis], e.g. sqlite-1, "
+            "postgresql-2"
         )
-    if front not in ("", "nginx"):
-        raise argparse.ArgumentTypeError(f"{text!r}: only '+nginx' may follow the processes")
+    unknown = set(extras) - {"nginx", "redis"}
+    if unknown or len(set(extras)) < len(extras):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: only '+nginx' and '+redis' may follow the processes, once each"
+        )
     processes = int(count)
-    return Setup(database, processes, processes > 1 or front == "nginx")
+    return Setup(
+        database, processes, processes > 1 or "nginx" in extras, processes > 1 or "redis" in extras
+    )
 
 
 # --- one seat, one socket ------------------------------------------------------------------
@@ -499,6 +509,8 @@ class Row:
     signins_answered: int = 0
     #: the servers' `/metrics` counters over the window (`Cluster.counters`), summed
     counters: dict[str, float] = field(default_factory=dict)
+    #: each server process's CPU seconds and moves applied through the rules in the window
+    processes: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def other_share(self) -> float:
@@ -708,7 +720,9 @@ class Bench:
             machine_ticks(),
         )
         others0 = other_work([os.getpid(), *self.cluster.pids()])
+        each0 = await asyncio.to_thread(self.cluster.process_counters)
         counters0 = await asyncio.to_thread(self.cluster.counters)
+        cpus0 = [server.cpu() for server in self.cluster.servers]
         reconnects0 = self.reconnects
         self.window = (time.perf_counter(), 0)
         chaos = (
@@ -734,8 +748,15 @@ class Bench:
         row.machine_busy = busy_share(busy0, machine_ticks())
         others = other_work([os.getpid(), *self.cluster.pids()])
         row.other_cpu = sum(cpu - others0.get(pid, 0.0) for pid, cpu in others.items())
+        cpus1 = [server.cpu() for server in self.cluster.servers]
         counters1 = await asyncio.to_thread(self.cluster.counters)
+        each1 = await asyncio.to_thread(self.cluster.process_counters)
         row.counters = {k: counters1[k] - counters0.get(k, 0.0) for k in counters1}
+        applied = "campfire_moves_applied_total"
+        row.processes = [
+            (after - before, one.get(applied, 0.0) - zero.get(applied, 0.0))
+            for before, after, zero, one in zip(cpus0, cpus1, each0, each1, strict=True)
+        ]
         if chaos is not None:
             await chaos
         row.reconnects = self.reconnects - reconnects0
@@ -998,7 +1019,7 @@ def measure(setup: Setup, tables: int, args: argparse.Namespace, signins: float 
     serve: dict[str, Any] = {"bot_pause": 0, "tables_per_minute": 1_000_000}
     if signins:
         serve["forwarded_allow_ips"] = "127.0.0.1"
-    if setup.processes > 1:
+    if setup.redis:
         serve["redis"] = args.redis
     if args.workers:
         serve["workers"] = args.workers
@@ -1093,6 +1114,15 @@ def rolling_table(rows: list[Row]) -> str:
             f"| {slowest:.2f} | {p99:.2f} | {late} | {row.not_back} |"
         )
     return "\n".join(lines)
+
+
+def processes_line(row: Row) -> str:
+    """Each server process's share of the work: its CPU and the moves it applied."""
+    return "; ".join(
+        f"#{n} {100 * cpu / row.seconds:.1f}% of a core, {int(applied)} moves applied"
+        + (f", {1000 * cpu / applied:.2f} ms CPU/move" if applied else "")
+        for n, (cpu, applied) in enumerate(row.processes, 1)
+    )
 
 
 def ownership_line(row: Row) -> str:
@@ -1213,6 +1243,8 @@ def main(argv: list[str] | None = None) -> None:
             # a process started again counts from zero
             if row.counters and row.moves and not row.kills and not row.restarts:
                 print(f"    bus: {ownership_line(row)}", flush=True)
+                if len(row.processes) > 1:
+                    print(f"    processes: {processes_line(row)}", flush=True)
             if row.checked:
                 print(f"    check: {row.checked}")
             for note in row.notes:
