@@ -71,4 +71,8 @@ def count(feathers: Iterable[str]) -> Count:
     green_sum = sum(greens)
     if has_x2:
         green_sum *= 2
-    return Count(green_sum + others, green_sum, removed, has_x2)
+    # Count(...) without the named tuple's Python constructor (a round's every count)
+    return _new_tuple(Count, (green_sum + others, green_sum, removed, has_x2))
+
+
+_new_tuple = tuple.__new__

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import chain, compress
 from typing import Any
 
 from campfire.games.powwow.actions import (
@@ -38,6 +39,9 @@ TURNOVER = 5  # `?` turns over the top feather
 OVER = 6
 
 _SHUFFLE_REASONS = {"start", "zero", "short", "empty"}
+_new_tuple = tuple.__new__
+#: whether a phase draws from the stack (DEAL, EXTRA, TURNOVER), by phase
+_DRAWING = (False, False, True, False, True, True, False)
 #: the legal actions when no tomahawk can be used, by the lowest legal guess (its index in
 #: `GUESSES`), without and with a standing guess: shared tuples, as a search asks for them at
 #: every turn
@@ -127,8 +131,7 @@ class PowwowState(State[Action, PowwowView]):
         return None
 
     def due_stack(self) -> FeatherStack | None:
-        phase = self.phase
-        if DEAL <= phase <= TURNOVER and phase != PLAY:
+        if _DRAWING[self.phase]:  # OpenSpiel's adapter asks at every chance step
             stack = self.stack
             if not stack.order and stack.size > 0:
                 return stack
@@ -332,9 +335,25 @@ class PowwowState(State[Action, PowwowView]):
     def _resolve(self, outcome: ChanceOutcome) -> list[Event]:
         events: list[Event] = []
         if type(outcome) is Draw:  # draw mode's usual chance: checked first
+            item = outcome.item
             stack = self.stack
-            stack.take(outcome.item)
-            self._drawn(outcome.item, events)
+            stack.take(item)
+            if self.phase == DEAL and not self.narrate:
+                # `_drawn` less its narration, inlined: most of a game's draws are a deal's
+                order = self._deal_order
+                dealt = self._deal_next
+                self.worn[order[dealt]].append(item)
+                if item == "?":
+                    self._question = True
+                self._deal_next = dealt = dealt + 1
+                if dealt == len(order):
+                    self.phase = PLAY
+                    self.turn = self.first
+                    return events
+                if stack.size and not stack.order:
+                    return events  # the deal goes on with another draw (`_advance` would say so)
+                return self._advance(events)
+            self._drawn(item, events)
             phase = self.phase
             if phase == PLAY:
                 return events  # a feather dealt or an extra one, then a turn
@@ -401,8 +420,9 @@ class PowwowState(State[Action, PowwowView]):
         self.agreed = self._question = False
         self.direction = 1
         self.ready = [True] * self.players
-        active = self.active
-        self._deal_order = [s for s in self._clockwise[self.first] if active[s]]
+        clockwise = self._clockwise[self.first]
+        # the seats still in, clockwise (`compress`: no comprehension's frame, once a round)
+        self._deal_order = list(compress(clockwise, map(self.active.__getitem__, clockwise)))
         self._deal_next = 0
         if self.narrate:
             events.append(Event("round", {"round": self.round, "first_player": self.first}))
@@ -459,7 +479,7 @@ class PowwowState(State[Action, PowwowView]):
         """Count the round, give the buzzard, and set up what comes next (P6-P10)."""
         guess, owner, disputer = self.guess, self.owner, self.disputer
         assert guess is not None and owner is not None and disputer is not None
-        in_play = [feather for worn in self.worn for feather in worn]
+        in_play = list(chain.from_iterable(self.worn))  # no comprehension's frame
         if self.turned is not None:
             in_play.append(self.turned)
         counted = count(in_play)
@@ -469,20 +489,12 @@ class PowwowState(State[Action, PowwowView]):
             if counted.doubled:
                 events.append(Event("x2", {"green_sum": counted.green_sum}))
         loser = disputer if counted.total >= guess else owner
-        self.rounds.append(
-            RoundResult(
-                self.first,
-                tuple(map(tuple, self.worn)),
-                self.turned,
-                counted.total,
-                guess,
-                owner,
-                disputer,
-                loser,
-            )
-        )
+        # RoundResult(...) without the named tuple's Python constructor, in its fields' order
+        worn = tuple(map(tuple, self.worn))
+        fields = (self.first, worn, self.turned, counted.total, guess, owner, disputer, loser)
+        self.rounds.append(_new_tuple(RoundResult, fields))
         self.used.extend(in_play)
-        self.worn = [[] for _ in range(self.players)]
+        self.worn = [[] for _ in self._others]  # an empty list a seat
         self.turned = None
         self.buzzards[loser] += 1
         if self.narrate:
