@@ -571,12 +571,10 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
         if player >= 0:
             legal = box.legal
             try:  # handed out as legal this step (sorted), for this very state: no checks
-                at = action - legal[0]  # type: ignore[index]
                 known = (
-                    # found by its place in a run of numbers (Pow Wow's guesses), else by bisection
-                    (0 <= at < len(legal) and legal[at] == action)  # type: ignore[arg-type,index]
-                    or legal[bisect_left(legal, action)] == action  # type: ignore[arg-type,index]
-                ) and box.version == len(state.history)
+                    legal[bisect_left(legal, action)] == action  # type: ignore[arg-type,index]
+                    and box.version == len(state.history)
+                )
             except (TypeError, IndexError):  # none handed out, or past the last
                 known = False
             if known:
