@@ -298,6 +298,7 @@ class ServeOptions:
     seed: int | None = None
     away_seconds: float | None = None
     tables_per_minute: int | None = None
+    waiting_per_address: int | None = None
     forwarded_allow_ips: str | None = None
     extra: tuple[str, ...] = ()
 
@@ -311,6 +312,7 @@ class ServeOptions:
             "--seed": self.seed,
             "--away-seconds": self.away_seconds,
             "--tables-per-minute": self.tables_per_minute,
+            "--waiting-per-address": self.waiting_per_address,
             "--forwarded-allow-ips": self.forwarded_allow_ips,
         }
         for flag, value in flags.items():

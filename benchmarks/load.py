@@ -1016,7 +1016,12 @@ def kernel_cpu_per_move(game_name: str, moves: int = 3000) -> float:
 
 def measure(setup: Setup, tables: int, args: argparse.Namespace, signins: float = 0.0) -> Row:
     row = Row(setup, tables, args.rate, signin_rate=signins)
-    serve: dict[str, Any] = {"bot_pause": 0, "tables_per_minute": 1_000_000}
+    serve: dict[str, Any] = {
+        "bot_pause": 0,
+        "tables_per_minute": 1_000_000,
+        # every table is opened from this one address, hundreds at once at the start
+        "waiting_per_address": 1_000_000,
+    }
     if signins:
         serve["forwarded_allow_ips"] = "127.0.0.1"
     if setup.redis:
