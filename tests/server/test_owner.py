@@ -286,3 +286,118 @@ def test_a_killed_owner_is_taken_over_and_its_tables_sockets_keep_playing(
             process.wait(timeout=10)
             if process.stdout is not None:
                 process.stdout.close()
+
+
+def count_calls(monkeypatch: Any, storage: Any, name: str) -> list[tuple[Any, ...]]:
+    """Every call of `storage.name` from now on (the call itself goes through)."""
+    calls: list[tuple[Any, ...]] = []
+    real = getattr(storage, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, name, counted)
+    return calls
+
+
+def owned_by(redis_url: str, ns: str, table_id: str, clients: tuple[Client, Client]) -> Client:
+    """The client of the process that owns the table, once one does."""
+    deadline = time.monotonic() + 20
+    while True:
+        holder = owner_of(redis_url, ns, table_id)
+        for client in clients:
+            if holder == process_of(client):
+                return client
+        assert time.monotonic() < deadline, f"nobody took table {table_id}"
+        time.sleep(0.02)
+
+
+def test_a_seat_handed_to_a_bot_at_another_process_is_handed_by_the_owner(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str, monkeypatch: Any
+) -> None:
+    """The owner drives the bots: a seat given to a bot at a process that does not own the
+    table is given by the owner (only its process writes it), and the asking process
+    answers with the seats as they are now."""
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    ana = a.socket(table_id, tokens[0])
+    move_through(a, table_id, tokens, random.Random(4))  # the first process owns the table
+    owner = owned_by(redis_url, ns, table_id, pair)
+    other = b if owner is a else a
+    by_owner = count_calls(monkeypatch, owner.app.state.hub.storage, "hand_to_bot")
+    by_other = count_calls(monkeypatch, other.app.state.hub.storage, "hand_to_bot")
+    handed = other.http.post(
+        f"/api/tables/{table_id}/seats/1/bot",
+        json={"level": "random"},
+        headers={"Authorization": f"Bearer {tokens[1]}"},
+    )
+    assert handed.status_code == 200, handed.text
+    assert handed.json()["table"]["seats"][1]["kind"] == "bot"  # the asker's copy caught up
+    assert len(by_owner) == 1 and by_other == []
+    assert owner_of(redis_url, ns, table_id) == process_of(owner)
+    # a refusal comes back from the owner as it is: the seat is a bot's now
+    again = other.http.post(
+        f"/api/tables/{table_id}/seats/1/bot",
+        json={"level": "random"},
+        headers={"Authorization": f"Bearer {tokens[2]}"},
+    )
+    assert again.status_code == 409 and "already played by a bot" in again.json()["error"]
+    assert len(by_owner) == 1 and by_other == []
+    # the owner's bot plays the seat: Bob's turn does not hold the game up
+    watcher = other.socket(table_id)
+    rng = random.Random(6)
+    for _ in range(40):
+        public = other.state(table_id)["table"]
+        if public["status"] == "finished" or public["to_move"] == 1:
+            break
+        move_through(other, table_id, tokens, rng)
+    watcher.until(
+        lambda m: m["type"] == "update"
+        and (m["table"]["status"] == "finished" or m["table"]["to_move"] != 1)
+    )
+    watcher.close()
+    ana.close()
+
+
+def test_a_seat_taken_back_at_another_process_is_given_back_by_the_owner(
+    serve: Serve, pg_schema: str, redis_url: str, monkeypatch: Any
+) -> None:
+    """A reclaim travels to the owner with the token's hash only (never the token), and the
+    seat comes back to the token at whichever process it was asked."""
+    from tests.server.test_clock import CHOICES
+
+    pair = (
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url, clock_choices=CHOICES, bot_pause=0.5),
+        serve(PG_URL, schema=pg_schema, redis_url=redis_url, clock_choices=CHOICES, bot_pause=0.5),
+    )
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    made = a.create("powwow", 2, {1: "random"}, name="Ana", clock=1)
+    ana = a.socket(made["id"], made["token"])
+    lost = ana.until(lambda m: m["type"] == "seat")  # two run-out clocks: a bot plays for Ana
+    assert lost["reclaim"] is True
+    owner = owned_by(redis_url, ns, made["id"], pair)
+    other = b if owner is a else a
+    by_owner = count_calls(monkeypatch, owner.app.state.hub.storage, "reclaim_seat")
+    by_other = count_calls(monkeypatch, other.app.state.hub.storage, "reclaim_seat")
+    asked: list[Any] = []
+    real_ask = other.app.state.hub.bus.ask
+
+    async def ask(holder: str, question: Any, timeout: float) -> Any:
+        asked.append(dict(question))
+        return await real_ask(holder, question, timeout)
+
+    monkeypatch.setattr(other.app.state.hub.bus, "ask", ask)
+    response = other.http.post(
+        f"/api/tables/{made['id']}/reclaim", headers={"Authorization": f"Bearer {made['token']}"}
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["seat"] == 0
+    assert response.json()["table"]["seats"][0]["kind"] == "human"
+    assert len(by_owner) == 1 and by_other == []
+    assert asked and all(made["token"] not in json.dumps(q) for q in asked)
+    back = other.state(made["id"], made["token"])
+    assert back["view"]["seat"] == 0
+    ana.close()

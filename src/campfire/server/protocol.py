@@ -283,10 +283,38 @@ class ActAsked(TypedDict):
     at: int | None
 
 
+class SeatChange(StrEnum):
+    """A change of seats in a game under way, which its owner makes like a move."""
+
+    #: a seat handed to a bot (by its own player, or by another after the away limit)
+    HAND_TO_BOT = "bot"
+    #: a seat the turn clock gave to a bot taken back with its old token
+    RECLAIM = "reclaim"
+
+
+class SeatChangeAsked(TypedDict):
+    """A seat change of a game under way that reached a process which does not own the table,
+    sent to the owner as an act is. A token travels only as its hash (`hash`, for a reclaim):
+    a seat's secret never crosses the bus."""
+
+    id: str
+    table: str
+    change: SeatChange
+    by: int | None
+    seat: int | None
+    level: str | None
+    hash: str | None
+
+
+#: what one process asks a table's owner
+Question = ActAsked | SeatChangeAsked
+
+
 class ActAnswered(TypedDict):
-    """The owner's answer to `ActAsked` `id`: done (`status` 200, the table's record length
-    `at` after it), or refused (`status`, `reason`, and a rules' refusal's `key` and `args`).
-    `moved`: the owner holds no socket of the table and let it go, for the asker to take."""
+    """The owner's answer to `ActAsked` (or `SeatChangeAsked`) `id`: done (`status` 200, the
+    table's record length `at` after it; `seat`, the seat a reclaim gave back), or refused
+    (`status`, `reason`, and a rules' refusal's `key` and `args`). `moved`: the owner holds no
+    socket of the table and let it go, for the asker to take."""
 
     id: str
     status: int
@@ -295,13 +323,14 @@ class ActAnswered(TypedDict):
     key: NotRequired[str]
     args: NotRequired[dict[str, Any]]
     moved: bool
+    seat: NotRequired[int]
 
 
 class Asked(TypedDict):
     """A bus message to one process: the asking process `p` and its question."""
 
     p: str
-    q: ActAsked
+    q: Question
 
 
 class Answered(TypedDict):

@@ -43,7 +43,6 @@ from campfire.server.metrics import (
 from campfire.server.protocol import (
     EVERY_TABLE,
     ActAnswered,
-    ActAsked,
     Answered,
     Asked,
     Carried,
@@ -51,6 +50,7 @@ from campfire.server.protocol import (
     Listening,
     NoticeKind,
     PresenceCarried,
+    Question,
 )
 
 log = logging.getLogger("campfire.server")
@@ -75,7 +75,7 @@ PRESENCE_SECONDS = 12.0
 #: notice(table_id, kind, data): data is what the notice carries, or None
 Notice = Callable[[str, str, "dict[str, Any] | None"], None]
 #: what the owner does with an act another process forwards to it: the answer to send back
-Answerer = Callable[[ActAsked], Awaitable[ActAnswered]]
+Answerer = Callable[[Question], Awaitable[ActAnswered]]
 #: told when this process lost a table's owner lease it thought it held
 Lost = Callable[[str], None]
 
@@ -182,9 +182,9 @@ class Bus:
         """Let these tables' owner leases go, in one round trip; gives those it held."""
         return []
 
-    async def ask(self, owner: str, question: ActAsked, timeout: float) -> ActAnswered | None:
-        """Ask the owning process to apply an act; its answer, or None when it did not answer
-        within `timeout` seconds (it may have died)."""
+    async def ask(self, owner: str, question: Question, timeout: float) -> ActAnswered | None:
+        """Ask the owning process to apply an act (or make a seat change); its answer, or
+        None when it did not answer within `timeout` seconds (it may have died)."""
         return None
 
     # --- presence --------------------------------------------------------------------------
@@ -680,7 +680,7 @@ class RedisBus(Bus):
     def process_channel(self, process: str) -> str:
         return f"{self.ns}process:{process}"
 
-    async def ask(self, owner: str, question: ActAsked, timeout: float) -> ActAnswered | None:
+    async def ask(self, owner: str, question: Question, timeout: float) -> ActAnswered | None:
         waiting: asyncio.Future[ActAnswered] = asyncio.get_running_loop().create_future()
         self._asked[question["id"]] = waiting
         try:

@@ -39,7 +39,7 @@ from campfire.kernel import (
 from campfire.kernel.records import entry_to_json
 from campfire.server.cluster.bus import Bus
 from campfire.server.names import name_key
-from campfire.server.protocol import Joined, Moves, NoticeKind, SeatLost, error
+from campfire.server.protocol import Joined, Moves, NoticeKind, SeatChange, SeatLost, error
 from campfire.server.refusals import Refusal, Refused, ngettext, said, told
 from campfire.server.store.results import Results
 from campfire.server.store.schema import FINISHED, PLAYING, WAITING
@@ -71,7 +71,7 @@ from campfire.server.tables.live import (
     removed_reason,
     token_hash,
 )
-from campfire.server.tables.owner import Owners
+from campfire.server.tables.owner import OWNER_SILENT, Owners
 from campfire.server.tables.room import Room
 from campfire.server.tables.sync import Sync
 from campfire.server.tables.webgame import web_game
@@ -829,7 +829,13 @@ class Hub:
         )
 
     async def hand_to_bot(
-        self, table: LiveTable, by: int, seat: int, level: str | None = None
+        self,
+        table: LiveTable,
+        by: int,
+        seat: int,
+        level: str | None = None,
+        *,
+        forwarded: bool = False,
     ) -> None:
         """A bot of `level` plays `seat` from now on, for good.
 
@@ -855,6 +861,15 @@ class Hub:
                     levels=", ".join(levels),
                 ),
             )
+        if (
+            self.bus.shared
+            and not forwarded
+            and table.status == PLAYING
+            and await self.owners.change(
+                table, SeatChange.HAND_TO_BOT, by=by, seat=seat, level=level
+            )
+        ):
+            return
         async with table.lock:
             if self.bus.shared:
                 await self.sync.catch_up(table)
@@ -941,13 +956,32 @@ class Hub:
         table.broadcast_meta()
         room.kick()
 
-    async def reclaim(self, table: LiveTable, token: str) -> int:
-        """The person whose seat the turn clock gave to a bot takes it back with their token,
-        while the game goes on; the bot's moves so far stand."""
+    async def reclaim(
+        self,
+        table: LiveTable,
+        token: str | None,
+        *,
+        hashed: str | None = None,
+        forwarded: bool = False,
+    ) -> int:
+        """The person whose seat the turn clock gave to a bot takes it back with their token
+        (or its hash, from another process), while the game goes on; the bot's moves so far
+        stand."""
+        if hashed is None:
+            if token is None:
+                raise Refused(403, Refusal(N_("this token lost no seat at this table to a bot")))
+            hashed = token_hash(token)
+        if self.bus.shared and not forwarded and table.status == PLAYING:
+            answer = await self.owners.change(table, SeatChange.RECLAIM, hashed=hashed)
+            if answer is not None:
+                seat = answer.get("seat")
+                if not isinstance(seat, int):
+                    raise Refused(503, OWNER_SILENT)
+                return seat
         async with table.lock:
             if self.bus.shared:
                 await self.sync.catch_up(table)
-            seat = table.retired_seat(token)
+            seat = table.retired.get(hashed)
             if seat is None or table.seats[seat].kind != BOT:
                 raise Refused(403, Refusal(N_("this token lost no seat at this table to a bot")))
             place = table.seats[seat]
@@ -966,7 +1000,6 @@ class Hub:
                 raise Refused(
                     409, Refusal(N_("the game is over: follow Play again into the next one"))
                 )
-            hashed = token_hash(token)
             mine = table.state.to_move == seat and table.clock is not None
             deadline = time.time() + table.clock if mine and table.clock else None
             try:

@@ -6,7 +6,11 @@ holds the table). An act that reaches a process which does not own the table is 
 the owner over the bus and the owner's answer (done, or the refusal) is relayed to the socket;
 when nobody holds the lease, the asking process takes it (catching up from the database
 first) and applies the act itself; when the owner does not answer (it died), the asker takes
-the lease once it runs out.
+the lease once it runs out. A seat change of a game under way (a seat handed to a bot, or
+taken back from one) goes to the owner the same way, since the owner drives the bots and
+plays the clock; a seat change of a waiting table (a join, a leave, a removal, a
+cancellation) is written by the process that receives it, fenced by the table's row lock: a
+waiting table has no owner, as nothing runs there until the game starts.
 
 Fencing: the database stores a table's moves by record index, and a move is stored only at
 the index the table is at (`Writer.append`: `Conflict` otherwise). An owner that lost its
@@ -22,13 +26,13 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, cast
 
 from campfire.i18n import N_
 from campfire.kernel.errors import Refusal
 from campfire.server.cluster.bus import OWNER_SECONDS, Bus
-from campfire.server.protocol import ActAnswered, ActAsked
+from campfire.server.protocol import ActAnswered, ActAsked, Question, SeatChange, SeatChangeAsked
 from campfire.server.refusals import Refused, from_meaning, meaning
 from campfire.server.tables.live import LiveTable
 from campfire.server.tables.room import Room
@@ -76,6 +80,25 @@ class OwnerHost(Protocol):
         forwarded: bool = False,
     ) -> None: ...
 
+    async def hand_to_bot(
+        self,
+        table: LiveTable,
+        by: int,
+        seat: int,
+        level: str | None = None,
+        *,
+        forwarded: bool = False,
+    ) -> None: ...
+
+    async def reclaim(
+        self,
+        table: LiveTable,
+        token: str | None,
+        *,
+        hashed: str | None = None,
+        forwarded: bool = False,
+    ) -> int: ...
+
 
 class Owners:
     """Taking, keeping and giving up the owner lease of this process's tables."""
@@ -104,19 +127,62 @@ class Owners:
     ) -> bool:
         """True when the table's owner (another process) did the act (its refusal is raised
         here); False when this process owns the table now and applies the act itself."""
+        answer = await self._ask(
+            table,
+            lambda: ActAsked(
+                id=secrets.token_hex(8), table=table.id, seat=seat, action=dict(action), at=at
+            ),
+        )
+        if answer is None:
+            return False
+        await self._answered(table, answer)
+        return True
+
+    async def change(
+        self,
+        table: LiveTable,
+        change: SeatChange,
+        *,
+        by: int | None = None,
+        seat: int | None = None,
+        level: str | None = None,
+        hashed: str | None = None,
+    ) -> ActAnswered | None:
+        """A seat change of a game under way goes to the table's owner, as an act does: its
+        answer when another process made it (its refusal raised here, this copy brought up to
+        it), None when this process owns the table now and makes the change itself."""
+        answer = await self._ask(
+            table,
+            lambda: SeatChangeAsked(
+                id=secrets.token_hex(8),
+                table=table.id,
+                change=change,
+                by=by,
+                seat=seat,
+                level=level,
+                hash=hashed,
+            ),
+        )
+        if answer is None:
+            return None
+        await self._answered(table, answer)
+        # a seat change leaves the record as it was: this copy reads the seats as stored
+        async with table.lock:
+            await self.hub.sync.catch_up(table)
+        return answer
+
+    async def _ask(self, table: LiveTable, question: Callable[[], Question]) -> ActAnswered | None:
+        """The owner's answer to `question`, or None when this process owns the table (it
+        took the lease, nobody holding it, or the silent owner's ran out)."""
         bus = self.hub.bus
         holder = await self.take(table)
         deadline = time.monotonic() + OWNER_SECONDS + ASK_SECONDS
         while holder != bus.process:
             if holder is None:
                 raise Refused(503, OWNER_SILENT)
-            question = ActAsked(
-                id=secrets.token_hex(8), table=table.id, seat=seat, action=dict(action), at=at
-            )
-            answer = await bus.ask(holder, question, ASK_SECONDS)
+            answer = await bus.ask(holder, question(), ASK_SECONDS)
             if answer is not None:
-                await self._answered(table, answer)
-                return True
+                return answer
             log.warning("table %s: its owner %s does not answer", table.id, holder)
             silent = holder
             # the owner died (or is cut off): its lease runs out, and this process takes it
@@ -125,7 +191,7 @@ class Owners:
                     raise Refused(503, OWNER_SILENT)
                 await asyncio.sleep(LOOK_SECONDS)
                 holder = await self.take(table)
-        return False
+        return None
 
     async def _answered(self, table: LiveTable, answer: ActAnswered) -> None:
         """The owner's answer: done (this copy is brought up to it), or its refusal raised."""
@@ -149,32 +215,25 @@ class Owners:
                 reason = from_meaning(key, args)
         raise Refused(status, reason)
 
-    async def answer(self, question: ActAsked) -> ActAnswered:
-        """Another process forwarded a seat's act to this process as the table's owner: do
-        it, and say how it went. An owner that holds no socket of the table lets it go, so
-        that the asker (which holds the sockets) owns it from its next act on."""
+    async def answer(self, question: Question) -> ActAnswered:
+        """Another process forwarded a seat's act (or a seat change) to this process as the
+        table's owner: do it, and say how it went. An owner that holds no socket of the table
+        lets it go, so that the asker (which holds the sockets) owns it from its next act on."""
         answer = ActAnswered(id=str(question.get("id")), status=200, at=0, reason="", moved=False)
         table: LiveTable | None = None
         try:
-            table_id, seat, action, at = (
-                question["table"],
-                question["seat"],
-                question["action"],
-                question.get("at"),
-            )
-            if not (
-                isinstance(table_id, str)
-                and isinstance(seat, int)
-                and isinstance(action, dict)
-                and (at is None or isinstance(at, int))
-            ):
-                raise Refused(
-                    422, Refusal(N_("a forwarded act must name a table, a seat and an action"))
-                )
+            table_id = question["table"]
+            if not isinstance(table_id, str):
+                raise Refused(422, Refusal(N_("a forwarded act must name a table")))
             table = await self.hub.get(table_id)
             if await self.take(table) != self.hub.bus.process:
                 raise Refused(503, OWNER_SILENT)
-            await self.hub.act(table, seat, action, at, forwarded=True)
+            if "change" in question:
+                seat = await self._change(table, cast(SeatChangeAsked, question))
+                if seat is not None:
+                    answer["seat"] = seat
+            else:
+                await self._act(table, question)
         except Refused as refused:
             answer["status"], answer["reason"] = refused.status, str(refused.reason)
             key, args = meaning(refused.reason)
@@ -189,6 +248,33 @@ class Owners:
                 await self.let_go(table)
                 answer["moved"] = True
         return answer
+
+    async def _act(self, table: LiveTable, question: ActAsked) -> None:
+        seat, action, at = question["seat"], question["action"], question.get("at")
+        if not (
+            isinstance(seat, int)
+            and isinstance(action, dict)
+            and (at is None or isinstance(at, int))
+        ):
+            raise Refused(
+                422, Refusal(N_("a forwarded act must name a table, a seat and an action"))
+            )
+        await self.hub.act(table, seat, action, at, forwarded=True)
+
+    async def _change(self, table: LiveTable, question: SeatChangeAsked) -> int | None:
+        """Make a forwarded seat change; the seat a reclaim gave back."""
+        change, by, seat = question.get("change"), question.get("by"), question.get("seat")
+        level, hashed = question.get("level"), question.get("hash")
+        if change == SeatChange.HAND_TO_BOT and (
+            isinstance(by, int)
+            and isinstance(seat, int)
+            and (level is None or isinstance(level, str))
+        ):
+            await self.hub.hand_to_bot(table, by, seat, level, forwarded=True)
+            return None
+        if change == SeatChange.RECLAIM and isinstance(hashed, str):
+            return await self.hub.reclaim(table, None, hashed=hashed, forwarded=True)
+        raise Refused(422, Refusal(N_("a forwarded seat change must say what changes")))
 
     async def let_go(self, table: LiveTable) -> None:
         """Stop owning the table: its bots stop here, then its lease goes (after the change
