@@ -13,6 +13,7 @@ import pyspiel
 import pytest
 
 import campfire.envs.openspiel  # noqa: F401  (registers the games)
+from campfire.kernel.errors import IllegalAction
 
 GAMES = [
     ("python_campfire_powwow", {"players": 2}),
@@ -123,3 +124,39 @@ def test_clones_and_copies_keep_their_own_player_to_move(name, params):
                     assert state.current_player() == before
                     check(state)
                     check(other)
+
+
+@pytest.mark.parametrize("name", ["python_campfire_powwow", "python_campfire_wakatanka"])
+def test_lists_a_caller_changes_do_not_make_a_number_legal(name):
+    """`legal_actions` and `chance_outcomes` hand out copies: a caller that shuffles them (as
+    OpenSpiel's MCTS does) or adds a number to them changes nothing the state trusts, and an
+    unlisted number is still refused with its reason."""
+    rng = random.Random(11)
+    state = pyspiel.load_game(name, {"players": 3}).new_initial_state()
+    chance_steps = player_steps = 0
+    while not state.is_terminal() and (chance_steps < 20 or player_steps < 20):
+        if state.is_chance_node():
+            listed = state.chance_outcomes()
+            numbers = {n for n, _ in listed}
+            bogus = next(n for n in range(10_000) if n not in numbers)
+            listed.append((bogus, 0.5))
+            rng.shuffle(listed)
+            assert {n for n, _ in state.chance_outcomes()} == numbers
+            with pytest.raises((IllegalAction, ValueError)):
+                state.clone().apply_action(bogus)
+            chance_steps += 1
+            number = rng.choice(sorted(numbers))
+        else:
+            legal = state.legal_actions()
+            distinct = state.get_game().num_distinct_actions()
+            bogus = next((n for n in range(distinct) if n not in legal), None)
+            if bogus is not None:
+                legal.append(bogus)
+                legal.sort()
+                assert bogus not in state.legal_actions()
+                with pytest.raises((IllegalAction, ValueError)):
+                    state.clone().apply_action(bogus)
+            player_steps += 1
+            number = rng.choice(state.legal_actions())
+        state.apply_action(number)
+    assert chance_steps and player_steps

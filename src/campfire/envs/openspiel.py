@@ -557,7 +557,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 outcomes = box.chance = box.tables.chance_pairs(spec)
                 box.spec = spec
             box.version = len(state.history)
-        return outcomes
+        # a copy: the caller may change it (OpenSpiel's MCTS shuffles it in place), and the
+        # fast path trusts only what this state listed
+        return outcomes.copy()
 
     def _apply_action(self, action: int) -> None:
         """Apply an action or chance number. A number among the legal ones (or the chance
