@@ -268,11 +268,12 @@ class Storage:
                 .values(
                     version=tables_t.c.version + 1, **({"host_hash": token_hash} if host else {})
                 )
-                .returning(tables_t.c.version, tables_t.c.host_hash)
+                # the removed names come back from the locked row: no second look at it
+                .returning(tables_t.c.version, tables_t.c.host_hash, tables_t.c.removed)
             ).first()
             if bumped is None:
                 raise Conflict(Refusal(N_("there is no table {table_id}"), table_id=table_id))
-            version, host_hash = int(bumped.version), bumped.host_hash
+            version, host_hash, removed = int(bumped.version), bumped.host_hash, bumped.removed
             seats = [
                 _seat(r)
                 for r in db.execute(
@@ -280,9 +281,6 @@ class Storage:
                 )
             ]
             wanted = name_key(name)
-            removed = db.execute(
-                select(tables_t.c.removed).where(tables_t.c.id == table_id)
-            ).scalar_one()
             if wanted in orjson.loads(removed or "[]"):
                 raise NameRemoved(f"the host removed {name!r} from this table")
             if any(s.name is not None and name_key(s.name) == wanted for s in seats):
