@@ -354,8 +354,10 @@ def test_a_seat_handed_to_a_bot_at_another_process_is_handed_by_the_owner(
             break
         move_through(other, table_id, tokens, rng)
     watcher.until(
-        lambda m: m["type"] == "update"
-        and (m["table"]["status"] == "finished" or m["table"]["to_move"] != 1)
+        lambda m: (
+            m["type"] == "update"
+            and (m["table"]["status"] == "finished" or m["table"]["to_move"] != 1)
+        )
     )
     watcher.close()
     ana.close()
