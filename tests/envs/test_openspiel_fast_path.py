@@ -149,13 +149,13 @@ def test_lists_a_caller_changes_do_not_make_a_number_legal(name):
         else:
             legal = state.legal_actions()
             distinct = state.get_game().num_distinct_actions()
-            bogus = next((n for n in range(distinct) if n not in legal), None)
-            if bogus is not None:
-                legal.append(bogus)
+            unlisted = next((n for n in range(distinct) if n not in legal), None)
+            if unlisted is not None:
+                legal.append(unlisted)
                 legal.sort()
-                assert bogus not in state.legal_actions()
+                assert unlisted not in state.legal_actions()
                 with pytest.raises((IllegalAction, ValueError)):
-                    state.clone().apply_action(bogus)
+                    state.clone().apply_action(unlisted)
             player_steps += 1
             number = rng.choice(state.legal_actions())
         state.apply_action(number)

@@ -215,14 +215,14 @@ def test_one_process_leads_a_duty_until_it_resigns_or_its_lease_runs_out(redis_u
 def test_a_question_to_the_owner_is_answered_on_the_askers_channel(redis_url: str) -> None:
     """An act forwarded to the owner comes back answered, paired by its id; a process that
     does not answer (gone) leaves the asker with None after its timeout."""
-    from campfire.server.protocol import ActAnswered, ActAsked
+    from campfire.server.protocol import ActAnswered, ActAsked, Question
 
     async def main() -> None:
         namespace = f"test-{secrets.token_hex(6)}"
         owner, asker = RedisBus(redis_url, namespace), RedisBus(redis_url, namespace)
-        asked: list[ActAsked] = []
+        asked: list[Question] = []
 
-        async def answer(question: ActAsked) -> ActAnswered:
+        async def answer(question: Question) -> ActAnswered:
             asked.append(question)
             return ActAnswered(
                 id=question["id"], status=409, at=7, reason="no", key="no", args={}, moved=False
