@@ -403,3 +403,43 @@ def test_a_seat_taken_back_at_another_process_is_given_back_by_the_owner(
     back = other.state(made["id"], made["token"])
     assert back["view"]["seat"] == 0
     ana.close()
+
+
+def test_a_malformed_seat_change_on_the_bus_is_refused_with_its_reason(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+) -> None:
+    """A question to the owner that names no change it knows is answered 422 with the reason
+    (in the asker's reach, for any language), and nothing changes at the table."""
+    import redis
+
+    a, b = pair
+    ns = namespace(PG_URL, pg_schema)
+    table_id, tokens = three_people(a, b)
+    ana = a.socket(table_id, tokens[0])
+    move_through(a, table_id, tokens, random.Random(8))
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
+    before = a.state(table_id)["table"]["seats"]
+    client = redis.Redis.from_url(redis_url)
+    listener = client.pubsub()  # type: ignore[no-untyped-call]
+    listener.subscribe(f"campfire:{ns}:process:test-asker")
+    listener.get_message(timeout=5)  # the subscription's confirmation
+    for question in (
+        {"id": "q1", "table": table_id, "change": "swap", "by": 0, "seat": 1},
+        {"id": "q2", "table": table_id, "change": "bot", "by": "zero", "seat": 1},
+    ):
+        client.publish(
+            f"campfire:{ns}:process:{process_of(a)}",
+            json.dumps({"p": "test-asker", "q": question}),
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            message = listener.get_message(timeout=1)
+            if message is not None and message["type"] == "message":
+                break
+            assert time.monotonic() < deadline, "the owner did not answer"
+        answer = json.loads(message["data"])["a"]
+        assert answer["id"] == question["id"] and answer["status"] == 422, answer
+        assert answer["key"] == "a forwarded seat change must say what changes", answer
+    assert a.state(table_id)["table"]["seats"] == before
+    listener.close()
+    ana.close()

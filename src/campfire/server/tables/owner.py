@@ -224,7 +224,9 @@ class Owners:
         try:
             table_id = question["table"]
             if not isinstance(table_id, str):
-                raise Refused(422, Refusal(N_("a forwarded act must name a table")))
+                raise Refused(
+                    422, Refusal(N_("a forwarded act must name a table, a seat and an action"))
+                )
             table = await self.hub.get(table_id)
             if await self.take(table) != self.hub.bus.process:
                 raise Refused(503, OWNER_SILENT)
