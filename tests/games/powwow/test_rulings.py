@@ -17,6 +17,7 @@ from campfire.games.powwow import (
     PowwowState,
     count,
 )
+from campfire.games.powwow.feathers import total
 from campfire.kernel import IllegalAction, OptionError, Shuffle
 from tests.builders import order_with_top, powwow
 
@@ -280,6 +281,16 @@ def test_p7_order_question_then_max0_then_x2() -> None:
 
 def test_p7_black_feathers_count_zero_themselves() -> None:
     assert count(["zero", "?", "x2", "max0"]).total == 0
+
+
+def test_p7_the_total_alone_is_the_counts_total() -> None:
+    """`total`, which settles a round when nothing is narrated, is `count(...).total`: every
+    hand of up to nine of the 36 feathers, drawn at random."""
+    rng = random.Random(7)
+    for _ in range(20_000):
+        feathers = rng.sample(FEATHERS, rng.randrange(10))
+        assert total(feathers) == count(feathers).total, feathers
+    assert total(["max0", "x2", "5", "3", "-5", "20"]) == 11
 
 
 # --- P8 after the round -----------------------------------------------------------------------

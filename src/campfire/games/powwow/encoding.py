@@ -114,6 +114,13 @@ class PowwowEncoding:
         self._plain_numbers = [list(range(count))] + [
             [*range(start, count), self._dispute] for start in range(count + 1)
         ]
+        # the same by the standing guess (None: none yet), read at every turn
+        self._by_guess: dict[int | None, list[int]] = {None: self._plain_numbers[0]}
+        for value in range(options.guess_min, options.guess_max + 1):
+            self._by_guess[value] = self._plain_numbers[value - options.guess_min + 2]
+        # no tomahawk and the whole guess range: the legal numbers are always a plain list
+        self._plain = not options.tomahawks and options.guess_min == GUESS_MIN
+        self._plain &= options.guess_max == GUESS_MAX and options.max_guesses is None
         # the masks of legal-action tuples seen, by identity: (the tuple, kept alive, its mask)
         self._masks: dict[int, tuple[Sequence[Any], bytes]] = {}
         # the used pile last seen and its shares
@@ -189,13 +196,12 @@ class PowwowEncoding:
         numbers the legal actions in full."""
         if state.phase != PLAY:
             return []
-        seat = state.turn
-        assert seat is not None
+        if self._plain:  # the usual game: no tomahawk, every guess (the state's options)
+            return self._by_guess[state.guess]
+        seat: int = state.turn  # type: ignore[assignment]  # a seat in PLAY
         if state.variant or (state.options.tomahawks and state.ready[seat]):
             return sorted(self.legal_indices(state.legal_actions()))
-        guess: int | None = state.guess
-        numbers: list[int] = self._plain_numbers[0 if guess is None else guess + 2 - GUESS_MIN]
-        return numbers
+        return self._by_guess[state.guess]
 
     def legal_indices(self, legal: Sequence[Any]) -> list[int]:
         try:

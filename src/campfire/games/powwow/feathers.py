@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 GREEN: dict[str, int] = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "10": 10, "15": 15, "20": 20}
@@ -75,4 +75,18 @@ def count(feathers: Iterable[str]) -> Count:
     return _new_tuple(Count, (green_sum + others, green_sum, removed, has_x2))
 
 
+def total(feathers: Sequence[str]) -> int:
+    """`count(feathers).total` without the `Count` (making a named tuple costs more than the
+    sum): a round is settled at this when nothing is narrated. Without `max0` and `x2` the
+    total is the sum of the feathers' values."""
+    if "max0" in feathers or "x2" in feathers:
+        return count(feathers).total
+    result = 0
+    for feather in feathers:
+        result += _VALUE[feather]
+    return result
+
+
 _new_tuple = tuple.__new__
+#: each feather's value in a total without `max0` and `x2` (the black ones count zero)
+_VALUE: dict[str, int] = {**GREEN, **BLUE_RED, **dict.fromkeys(BLACK, 0)}

@@ -19,7 +19,7 @@ from campfire.games.powwow.actions import (
     Reverse,
     extra_guesses,
 )
-from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN, count
+from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN, count, total
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView, RoundResult
 from campfire.i18n import N_
@@ -277,8 +277,7 @@ class PowwowState(State[Action, PowwowView]):
         return None
 
     def _act(self, action: Action) -> list[Event]:
-        seat = self.turn
-        assert seat is not None
+        seat: int = self.turn  # type: ignore[assignment]  # a seat: a player acts
         events: list[Event] = []
         self.turns.append((seat, action))
         if type(action) is Guess:
@@ -337,7 +336,10 @@ class PowwowState(State[Action, PowwowView]):
         if type(outcome) is Draw:  # draw mode's usual chance: checked first
             item = outcome.item
             stack = self.stack
-            stack.take(item)
+            # `stack.take(item)`, inlined: a draw is a third of a game's steps
+            stack._numbers[stack._layout.position[item]] -= 1
+            stack.size -= 1
+            stack._spec = None
             if self.phase == DEAL and not self.narrate:
                 # `_drawn` less its narration, inlined: most of a game's draws are a deal's
                 order = self._deal_order
@@ -421,8 +423,10 @@ class PowwowState(State[Action, PowwowView]):
         self.direction = 1
         self.ready = [True] * self.players
         clockwise = self._clockwise[self.first]
-        # the seats still in, clockwise (`compress`: no comprehension's frame, once a round)
-        self._deal_order = list(compress(clockwise, map(self.active.__getitem__, clockwise)))
+        if self.out:  # the seats still in, clockwise (`compress`: no comprehension's frame)
+            self._deal_order = list(compress(clockwise, map(self.active.__getitem__, clockwise)))
+        else:  # everyone, the usual round
+            self._deal_order = list(clockwise)
         self._deal_next = 0
         if self.narrate:
             events.append(Event("round", {"round": self.round, "first_player": self.first}))
@@ -482,30 +486,33 @@ class PowwowState(State[Action, PowwowView]):
         in_play = list(chain.from_iterable(self.worn))  # no comprehension's frame
         if self.turned is not None:
             in_play.append(self.turned)
-        counted = count(in_play)
         if self.narrate:
+            counted = count(in_play)
+            result = counted.total
             if "max0" in in_play:
                 events.append(Event("max0", {"removed": counted.removed}))
             if counted.doubled:
                 events.append(Event("x2", {"green_sum": counted.green_sum}))
-        loser = disputer if counted.total >= guess else owner
+        else:
+            result = total(in_play)  # the total alone: no `Count` made
+        loser = disputer if result >= guess else owner
         # RoundResult(...) without the named tuple's Python constructor, in its fields' order
         worn = tuple(map(tuple, self.worn))
-        fields = (self.first, worn, self.turned, counted.total, guess, owner, disputer, loser)
+        fields = (self.first, worn, self.turned, result, guess, owner, disputer, loser)
         self.rounds.append(_new_tuple(RoundResult, fields))
         self.used.extend(in_play)
         self.worn = [[] for _ in self._others]  # an empty list a seat
         self.turned = None
         self.buzzards[loser] += 1
         if self.narrate:
-            total = {
-                "total": counted.total,
+            totals = {
+                "total": result,
                 "guess": guess,
                 "owner": owner,
                 "disputer": disputer,
                 "loser": loser,
             }
-            events.append(Event("total", total))
+            events.append(Event("total", totals))
             events.append(Event("buzzard", {"seat": loser, "buzzards": self.buzzards[loser]}))
         if self.buzzards[loser] >= self.options.buzzards:
             self.active[loser] = False
