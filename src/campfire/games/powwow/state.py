@@ -501,7 +501,8 @@ class PowwowState(State[Action, PowwowView]):
         fields = (self.first, worn, self.turned, result, guess, owner, disputer, loser)
         self.rounds.append(_new_tuple(RoundResult, fields))
         self.used.extend(in_play)
-        self.worn = [[] for _ in self._others]  # an empty list a seat
+        for feathers in self.worn:  # emptied in place: each list is this state's own (`clone`)
+            feathers.clear()
         self.turned = None
         self.buzzards[loser] += 1
         if self.narrate:
