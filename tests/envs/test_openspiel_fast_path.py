@@ -74,9 +74,10 @@ def test_the_fast_path_reaches_the_states_state_apply_reaches(name, params):
 
 @pytest.mark.parametrize(("name", "params"), GAMES)
 def test_clones_and_copies_keep_their_own_player_to_move(name, params):
-    """`current_player` is read off the state's own box (`_Seat`), as `is_terminal` and
-    `is_chance_node` are: a clone, a pickled copy and a deserialized state answer for themselves
-    once they and the original go separate ways, to Python and to C++ alike."""
+    """`current_player` is read off the state's own box (`_Seat`), and `is_terminal` and
+    `is_chance_node` are answers kept in the state's own `__dict__`: a clone, a pickled copy and
+    a deserialized state answer for themselves once they and the original go separate ways, to
+    Python and to C++ alike."""
     game = pyspiel.load_game(name, params)
     rng = random.Random(11)
 

@@ -48,6 +48,11 @@ from campfire.kernel.state import Game, PlayerMove, State
 # OpenSpiel asks for the player to move several times a step: its ids as plain ints, once
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+# `is_terminal` and `is_chance_node` as answers made in C: slot wrappers bound to 1 and 0 that
+# take no argument and say True or False (a call without a Python frame). Not builtin functions
+# (such as `"1".isdigit`): pybind11 takes one for no override at all, and remembers that
+_YES: Callable[[], bool] = (1).__bool__
+_NO: Callable[[], bool] = (0).__bool__
 
 #: OpenSpiel parameter defaults of each game (OpenSpiel has no "none": 0 or "" stands for it);
 #: those after `first_player` make research variants (`RESEARCH`), never offered at the tables
@@ -467,11 +472,22 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
     """
 
     current_player: Callable[[], int]
+    is_terminal: Callable[[], bool]
+    is_chance_node: Callable[[], bool]
 
     def __init__(self, game: CampfireGame, state: State[Any, Any]) -> None:
         super().__init__(game)
         self.box = _Box(game.campfire_name, game.options, state)
         self.current_player = _Seat(getattr, self.box, "player")
+        self._kind(self.box.player)
+
+    def _kind(self, player: int) -> None:
+        """Set `is_terminal` and `is_chance_node` for `player` to move: each an answer made in
+        C (`_YES`, `_NO`) in the state's `__dict__`, which the loop of a Python caller asks at
+        every step and C++ finds before the class's method (as `current_player`). Only a move
+        that changes the kind of node changes them."""
+        self.is_terminal = _YES if player == _TERMINAL else _NO
+        self.is_chance_node = _YES if player == _CHANCE else _NO
 
     @property
     def campfire(self) -> State[Any, Any]:
@@ -486,9 +502,6 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
     # A Python caller reaches these without a round trip through C++ (which would call back
     # into Python up to five times for one list of legal actions); C++ callers get the same
     # answers through `current_player`, `_legal_actions`, `chance_outcomes` and `is_terminal`.
-    def is_chance_node(self) -> bool:
-        return self.box.player == _CHANCE
-
     def is_player_node(self) -> bool:
         return self.box.player >= 0
 
@@ -585,8 +598,9 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 state._act(move[1])
                 box.legal = None
                 seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
-                if seat is None:
+                if seat is None:  # a player's node no more
                     seat = _TERMINAL if state.is_terminal else _CHANCE
+                    self._kind(seat)
                 box.player = seat
                 return
             actions = box.actions
@@ -615,13 +629,18 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                     state._resolve(outcome)
                     seat = box.to_move(state)  # the player to move, kept (`_player`, inlined)
                     if seat is None:
-                        seat = _TERMINAL if state.is_terminal else _CHANCE
+                        if state.is_terminal:
+                            box.player = _TERMINAL
+                            self._kind(_TERMINAL)
+                        return  # else a chance node again
                     box.player = seat
+                    self.is_chance_node = _NO  # a player's node
                     return
             spec = state.chance_due()
             assert spec is not None  # the player is kept as the state says
             state.apply(box.tables.outcome(action, spec))
         box.player = _player(state)
+        self._kind(box.player)
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self.box.state
@@ -632,9 +651,6 @@ class CampfireState(pyspiel.State):  # type: ignore[misc]
                 return _entry_text(state.game, encoding.chance_outcome(int(action), spec))
             return f"chance outcome {action}"
         return state.game.text.command(encoding.action(int(action)))
-
-    def is_terminal(self) -> bool:
-        return self.box.player == _TERMINAL
 
     def returns(self) -> list[float]:
         return self.box.state.returns()
