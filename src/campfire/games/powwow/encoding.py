@@ -119,8 +119,7 @@ class PowwowEncoding:
         for value in range(options.guess_min, options.guess_max + 1):
             self._by_guess[value] = self._plain_numbers[value - options.guess_min + 2]
         # no tomahawk and the whole guess range: the legal numbers are always a plain list
-        self._plain = not options.tomahawks and options.guess_min == GUESS_MIN
-        self._plain &= options.guess_max == GUESS_MAX and options.max_guesses is None
+        self._plain = not options.tomahawks and not options.narrows_guesses
         # the masks of legal-action tuples seen, by identity: (the tuple, kept alive, its mask)
         self._masks: dict[int, tuple[Sequence[Any], bytes]] = {}
         # the used pile last seen and its shares

@@ -65,6 +65,16 @@ class PowwowOptions(Options):
                 )
         return self
 
+    @property
+    def narrows_guesses(self) -> bool:
+        """A research variant that narrows the guesses (a guess range, fewer guesses a round):
+        its legal actions are worked out in full, never read off the plain lists."""
+        return (
+            self.guess_min != GUESS_MIN
+            or self.guess_max != GUESS_MAX
+            or self.max_guesses is not None
+        )
+
     def feather_set(self) -> tuple[str, ...]:
         """The feathers in play, sorted (the 36 unless a research variant names others)."""
         from campfire.games.powwow.feathers import FEATHERS

@@ -19,7 +19,7 @@ from campfire.games.powwow.actions import (
     Reverse,
     extra_guesses,
 )
-from campfire.games.powwow.feathers import GUESS_MAX, GUESS_MIN, count, total
+from campfire.games.powwow.feathers import GUESS_MIN, count, total
 from campfire.games.powwow.options import PowwowOptions
 from campfire.games.powwow.view import PowwowView, RoundResult
 from campfire.i18n import N_
@@ -96,8 +96,7 @@ class PowwowState(State[Action, PowwowView]):
         self.phase = SHUFFLE
         self._shuffle_items: tuple[str, ...] = options.feather_set()
         # a research variant (a guess range, fewer guesses): legal actions worked out in full
-        self.variant = bool(options.guess_min != GUESS_MIN or options.guess_max != GUESS_MAX)
-        self.variant |= options.max_guesses is not None
+        self.variant = options.narrows_guesses
         self._shuffle_reason = "start"
         self._after_shuffle = ROUND
         self._deal_order: list[int] = []
