@@ -483,6 +483,9 @@ class Row:
     #: its services nor the client)
     other_cpu: float = 0.0
     kills: int = 0
+    #: tables opened in the window (after a game ended): each costs the servers some 20-35 ms
+    #: of CPU (`--opening`), so the CPU per move depends on how many games end in the window
+    opened: int = 0
     #: `--rolling`: processes stopped with SIGTERM and started again, and their exit statuses
     restarts: int = 0
     exits: list[int] = field(default_factory=list)
@@ -586,9 +589,12 @@ class Bench:
     def stopping(self, table: Table) -> bool:
         return self.ending or table.closed
 
-    def moved(self, started: float, latency: float) -> None:
+    def in_window(self, moment: float) -> bool:
         window = self.window
-        if window is not None and window[0] <= started and (window[1] == 0 or started < window[1]):
+        return window is not None and window[0] <= moment and (window[1] == 0 or moment < window[1])
+
+    def moved(self, started: float, latency: float) -> None:
+        if self.in_window(started):
             self.row.moves += 1
             self.row.latencies.append(latency)
 
@@ -629,7 +635,10 @@ class Bench:
             if not table.finished or self.draining or self.ending:
                 return
             await table.close()
+            started = time.perf_counter()
             table = await self.open_table()
+            if self.in_window(started):
+                self.row.opened += 1
 
     async def chaos(self, kills: int, seconds: float) -> None:
         moments = sorted(self.rng.uniform(0.1, 0.85) * seconds for _ in range(kills))
@@ -1074,13 +1083,14 @@ def opening_table(rows: list[Row]) -> str:
 def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
     ref = rows[0]
     lines = [
-        "| setup | tables | rate | moves/s | p50 ms | p95 ms | p99 ms | server CPU ms/move | "
-        "server CPU | nginx CPU ms/move | server RSS MB | client CPU | machine busy | "
-        "other work | sign-ins/s (401) | vs reference |",
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| setup | tables | rate | moves/s | new tables a 1000 moves | p50 ms | p95 ms | p99 ms | "
+        "server CPU ms/move | server CPU | nginx CPU ms/move | server RSS MB | client CPU | "
+        "machine busy | other work | sign-ins/s (401) | vs reference |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for row in rows:
         cpu = row.cpu_ms(row.server_cpu)
+        opened = 1000 * row.opened / row.moves if row.moves else 0.0
         versus = (
             "reference"
             if row is ref
@@ -1088,8 +1098,9 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
             f"{cpu / ref.cpu_ms(ref.server_cpu):.2f}x CPU/move"
         )
         lines.append(
-            f"| {row.setup.name} | {row.tables} | {row.rate}/s | {row.rate_per_s:.1f} | "
-            f"{row.percentile(0.5):.1f} | {row.percentile(0.95):.1f} | {row.percentile(0.99):.1f} "
+            f"| {row.setup.name} | {row.tables} | {row.rate}/s | {row.rate_per_s:.1f} "
+            f"| {opened:.1f} | {row.percentile(0.5):.1f} | {row.percentile(0.95):.1f} "
+            f"| {row.percentile(0.99):.1f} "
             f"| {cpu:.2f} ({cpu / (kernel * 1000):.0f}x kernel) "
             f"| {100 * row.server_cpu / row.seconds:.0f}% of a core "
             f"| {row.cpu_ms(row.nginx_cpu):.2f} "
@@ -1099,6 +1110,15 @@ def table_of(rows: list[Row], kernel: float, args: argparse.Namespace) -> str:
             f"| {versus} |"
         )
     return "\n".join(lines)
+
+
+def new_tables_share(row: Row) -> str:
+    """New tables in the window against its moves: a window in which many games end (a short
+    window, or games that all began together) carries their openings' CPU in its CPU per move,
+    a window in which none end carries none; compare CPU per move only between like shares."""
+    if not row.moves:
+        return "no moves"
+    return f"{1000 * row.opened / row.moves:.1f} a thousand moves"
 
 
 def rolling_table(rows: list[Row]) -> str:
@@ -1239,6 +1259,7 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"    {row.rate_per_s:.1f} moves/s, p95 {row.percentile(0.95):.1f} ms, "
                 f"server {row.cpu_ms(row.server_cpu):.2f} ms CPU/move, "
+                f"{row.opened} new tables ({new_tables_share(row)}), "
                 f"{row.kills} kills, {row.restarts} restarts, "
                 f"{row.reconnects} reconnection attempts",
                 flush=True,
