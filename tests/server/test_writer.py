@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
 from campfire.server.store.storage import FINISHED, PLAYING, Conflict, SeatRow, Storage, TableRow
 from campfire.server.store.writer import Writer
@@ -80,3 +81,50 @@ def test_a_batch_stores_every_move_and_refuses_only_the_one_that_lost_its_place(
     assert entries == [{"player": 1, "guess": 2}, {"player": 1, "guess": 7}]
     assert (row.status, row.winners, row.to_move) == (FINISHED, [1], None)
     assert [s.timeouts for s in row.seats] == [0, 0, 0]
+
+
+def test_a_batch_that_fails_in_the_database_stores_nothing_of_it_then_each_move_alone(
+    pg_schema: str,
+) -> None:
+    """PostgreSQL commits a batch at its pipeline's one Sync: a statement that fails there
+    rolls back the moves before it too, and the writer then stores the moves one by one, so
+    only the failing move is refused. The writer's autocommit connection is its own, not the
+    pool's."""
+    storage = Storage(PG_URL, schema=pg_schema)
+    try:
+        for table_id in ("tablea", "tableb", "tablec"):
+            storage.create(playing(table_id))
+        # a stray row where table b's next entry goes: storing it breaks the primary key
+        with storage.engine.begin() as connection:
+            connection.execute(
+                sa.text(
+                    "INSERT INTO campfire_moves (table_id, idx, entry) VALUES ('tableb', 0, '{}')"
+                )
+            )
+        async def main() -> tuple[int | BaseException, ...]:
+            writer = Writer(storage)
+            # the three moves wait in the queue until the writer starts: one batch
+            appends = [
+                asyncio.ensure_future(
+                    writer.append(t, 0, [{"player": 0, "guess": 4}], PLAYING, [], 1, None, 0, 0)
+                )
+                for t in ("tablea", "tableb", "tablec")
+            ]
+            await asyncio.sleep(0)
+            writer.start()
+            try:
+                return tuple(await asyncio.gather(*appends, return_exceptions=True))
+            finally:
+                assert storage.raw_engine.pool.checkedout() == 0
+                writer.stop()
+
+        stored_a, refused_b, stored_c = asyncio.run(main())
+        assert isinstance(stored_a, int) and isinstance(stored_c, int)
+        assert isinstance(refused_b, Exception) and not isinstance(refused_b, Conflict)
+        for table_id, moves in (("tablea", 1), ("tablec", 1), ("tableb", 0)):
+            found = storage.load(table_id)
+            assert found is not None and found[0].moves == moves
+        found = storage.load("tablea")
+        assert found is not None and found[1] == [{"player": 0, "guess": 4}]
+    finally:
+        storage.close()
