@@ -101,6 +101,7 @@ def test_a_batch_that_fails_in_the_database_stores_nothing_of_it_then_each_move_
                     "INSERT INTO campfire_moves (table_id, idx, entry) VALUES ('tableb', 0, '{}')"
                 )
             )
+
         async def main() -> tuple[int | BaseException, ...]:
             writer = Writer(storage)
             # the three moves wait in the queue until the writer starts: one batch
