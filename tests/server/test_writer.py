@@ -116,7 +116,8 @@ def test_a_batch_that_fails_in_the_database_stores_nothing_of_it_then_each_move_
             try:
                 return tuple(await asyncio.gather(*appends, return_exceptions=True))
             finally:
-                assert storage.raw_engine.pool.checkedout() == 0
+                pool = storage.raw_engine.pool
+                assert isinstance(pool, sa.pool.QueuePool) and pool.checkedout() == 0
                 writer.stop()
 
         stored_a, refused_b, stored_c = asyncio.run(main())

@@ -178,6 +178,8 @@ class Writer:
         if self.storage.sqlite:
             return connection
         driver = connection.driver_connection
+        if driver is None:
+            raise RuntimeError("the writer's connection has no driver connection")
         # the writer's own from now on: closed for good when discarded, never handed back to
         # the pool in autocommit
         connection.detach()
