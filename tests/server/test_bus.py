@@ -385,3 +385,63 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
             await receiver.stop()
 
     asyncio.run(main())
+
+
+def test_a_sender_whose_own_subscription_is_taken_while_its_notice_is_out_is_not_quiet(
+    redis_url: str,
+) -> None:
+    """The other race of quiet tables: Redis counts one receiver of a notice (another
+    process), then takes the sender's own subscription to the table, and the sender reads that
+    confirmation before the count. The one receiver was not the sender itself: the sender must
+    not go quiet on that count (the other process heard nothing more of the table, its chat
+    read only when it said something itself)."""
+
+    async def main() -> None:
+        sender, receiver, listener = await started_pair(redis_url)
+        listened, confirmed = asyncio.Event(), asyncio.Event()
+        real_heard_by, real_subscription = sender._heard_by, sender._subscription
+
+        def heard_by(tables: object) -> None:
+            real_heard_by(tables)
+            listened.set()
+
+        def subscription(kind: str, raw: object) -> None:
+            real_subscription(kind, raw)
+            if "t1" in sender._confirmed:
+                confirmed.set()
+
+        sender._heard_by = heard_by  # type: ignore[method-assign]
+        sender._subscription = subscription  # type: ignore[method-assign]
+        real_pipeline = sender.redis.pipeline
+        once = [True]
+
+        def pipeline(*args: object, **kwargs: object) -> object:
+            pipe = real_pipeline(*args, **kwargs)
+            real_execute = pipe.execute
+
+            async def execute(*eargs: object, **ekwargs: object) -> object:
+                out = await real_execute(*eargs, **ekwargs)  # Redis counted the receiver
+                if once:
+                    once.clear()
+                    await sender.serve("t1", True)  # a socket of t1 opened on the sender
+                    async with asyncio.timeout(10):
+                        await confirmed.wait()
+                return out
+
+            pipe.execute = execute
+            return pipe
+
+        try:
+            await receiver.serve("t1", True)
+            async with asyncio.timeout(10):  # the sender knows the receiver listens
+                await listened.wait()
+            sender.redis.pipeline = pipeline
+            await sender.publish("t1", "chat")
+            await listener.until(("t1", "chat", None))
+            await sender.publish("t1", "moves", {"start": 1})
+            await listener.until(("t1", "moves", {"start": 1}))
+        finally:
+            await sender.stop()
+            await receiver.stop()
+
+    asyncio.run(main())

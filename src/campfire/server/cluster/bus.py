@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import itertools
 import logging
 import os
 import secrets
@@ -323,9 +324,14 @@ class RedisBus(Bus):
         self.ns = f"campfire:{namespace}:"
         #: this process's own channel: always subscribed (a pub/sub connection needs one)
         self.channel = f"{self.ns}process:{self.process}"
-        #: the tables this process holds sockets of, whose channels it wants, and has
+        #: the tables this process holds sockets of, whose channels it wants, and has asked
+        #: Redis for (its answer comes later: `_confirmed`)
         self.served: set[str] = set()
         self._subscribed: set[str] = set()
+        #: when this process last asked to (un)subscribe each table, numbered: a publish
+        #: whose count came back after a new ask says nothing about who heard it
+        self._asks = itertools.count()
+        self._asked_at: dict[str, int] = {}
         self._pubsub: Any = None
         self._subscribing = asyncio.Lock()
         self._tasks: list[asyncio.Task[None]] = []
@@ -391,10 +397,13 @@ class RedisBus(Bus):
                     wanted = sorted(self.served)
                     self._confirmed.clear()
                     self._quiet.clear()  # what others hear may have changed meanwhile
+                    self._asked_at.clear()
+                    for table_id in wanted:
+                        self._asked_at[table_id] = next(self._asks)
+                    self._pubsub, self._subscribed = pubsub, set(wanted)
                     await pubsub.subscribe(
                         self.channel, self.listening_channel, *map(self.table_channel, wanted)
                     )
-                    self._pubsub, self._subscribed = pubsub, set(wanted)
                 if first:
                     ready.set_result(None)
                 else:
@@ -462,6 +471,7 @@ class RedisBus(Bus):
         for notice in batch:
             by_table.setdefault(notice[0], []).append(notice)
         listenings = self._listenings
+        before = {table_id: self._own_count(table_id) for table_id in by_table}
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for table_id, notices in by_table.items():
@@ -477,20 +487,27 @@ class RedisBus(Bus):
             # after Redis counted its receivers): it must not be left out from now on
             return
         for table_id, receivers in zip(by_table, heard, strict=True):
-            if self._heard_by_nobody_else(table_id, int(receivers)):
+            mine, asked = before[table_id]
+            if mine is None or (mine, asked) != self._own_count(table_id):
+                continue  # this process's own count was unknown, or changed while out
+            if int(receivers) - int(mine) <= 0:
                 if len(self._quiet) >= QUIET_TABLES:
                     self._quiet.clear()
                 self._quiet.add(table_id)
 
-    def _heard_by_nobody_else(self, table_id: str, receivers: int) -> bool:
-        """Whether a publish that reached `receivers` subscribers reached no other process:
-        only said when this process's own subscription to the table is settled (asked and
-        confirmed by Redis, or neither), since only then does it know whether it counted
-        itself."""
-        mine = table_id in self._confirmed
-        if mine != (table_id in self._subscribed):
-            return False  # a subscription or unsubscription under way
-        return receivers - int(mine) <= 0
+    def _own_count(self, table_id: str) -> tuple[bool | None, int | None]:
+        """Whether Redis counts this process among the table's receivers (True when it
+        confirmed the subscription, False when none was asked, None while a change is under
+        way), and which ask that is. A publish's count says who else heard it only when
+        this was known as the publish left and was the same when its answer came: a
+        confirmation read in between may be of a subscription Redis took after the publish,
+        which then did not count this process (the other process that listened was left
+        unheard, its chat and moves read only when it made its own)."""
+        confirmed = table_id in self._confirmed
+        asked = self._asked_at.get(table_id)
+        if confirmed != (table_id in self._subscribed):
+            return None, asked
+        return confirmed, asked
 
     def _subscription(self, kind: str, raw: Any) -> None:
         """Redis confirmed a (un)subscription. A table's confirmed subscription is said on the
@@ -502,6 +519,8 @@ class RedisBus(Bus):
         table_id = channel[len(prefix) :]
         if kind == "unsubscribe":
             self._confirmed.discard(table_id)
+            if table_id not in self._subscribed:
+                self._asked_at.pop(table_id, None)
             return
         self._confirmed.add(table_id)
         task = asyncio.get_running_loop().create_task(self._listening(table_id))
@@ -535,7 +554,9 @@ class RedisBus(Bus):
         return f"{self.ns}table:{table_id}"
 
     def serves(self, table_id: str) -> bool:
-        return table_id in self._subscribed and table_id in self.served
+        """Only once Redis confirmed the subscription: a notice published before then may
+        not reach this process."""
+        return table_id in self._confirmed and table_id in self.served
 
     async def serve(self, table_id: str, serving: bool) -> None:
         """Subscribe to the table's channel, or leave it; calls that cross each other end
@@ -554,14 +575,17 @@ class RedisBus(Bus):
             want = table_id in self.served
             if pubsub is None or want == (table_id in self._subscribed):
                 return
+            # said before the ask leaves: from then on, Redis may count this process or not
+            self._asked_at[table_id] = next(self._asks)
             try:
                 if want:
-                    await pubsub.subscribe(self.table_channel(table_id))
                     self._subscribed.add(table_id)
+                    await pubsub.subscribe(self.table_channel(table_id))
                 else:
-                    await pubsub.unsubscribe(self.table_channel(table_id))
                     self._subscribed.discard(table_id)
+                    await pubsub.unsubscribe(self.table_channel(table_id))
             except Exception as error:  # the listener subscribes again when it reconnects
+                (self._subscribed.discard if want else self._subscribed.add)(table_id)
                 log.warning("could not change the subscription of table %s: %s", table_id, error)
 
     # --- table ownership ---------------------------------------------------------------------
