@@ -4,13 +4,15 @@
     .venv/bin/python -m benchmarks.commit --batches 1 --rounds 5000
 
 `campfire.server.store.writer.Writer` stores a batch as one pipeline on an autocommit connection
-(one Sync: one implicit transaction, one round trip). The reference, in the same run and
-alternating with it: the same pipeline inside an explicit transaction (BEGIN in the pipeline,
-then COMMIT: a second round trip), as the writer did before. Each batch is `--batch` moves of
-as many tables through `Writer.append`, awaited together, in a schema of its own in PostgreSQL's
-`test` database at 127.0.0.1:5432 (dropped afterwards). Figures: this process's CPU time
-(`time.process_time`, the event loop and the writer thread together) per move and wall time
-per batch, the median of the rounds' slices.
+(one Sync: one implicit transaction, one round trip), and a batch of one move as one plain
+statement (its own transaction). Two references, in the same run and in turns with it: every
+batch as a pipeline on the autocommit connection, one move too (the writer before batches of
+one went without a pipeline); and the same pipeline inside an explicit transaction (BEGIN in
+the pipeline, then COMMIT: a second round trip), as the writer did before that. Each batch is
+`--batch` moves of as many tables through `Writer.append`, awaited together, in a schema of its
+own in PostgreSQL's `test` database at 127.0.0.1:5432 (dropped afterwards). Figures: this
+process's CPU time (`time.process_time`, the event loop and the writer thread together) per
+move and wall time per batch, the median of the rounds' slices.
 """
 
 from __future__ import annotations
@@ -33,8 +35,23 @@ PG_ADMIN = "host=127.0.0.1 port=5432 dbname=test user=postgres"
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
-class ExplicitWriter(Writer):
-    """The reference: the same statements, committed by a COMMIT after the pipeline."""
+class PipelineWriter(Writer):
+    """The first reference: every batch a pipeline, a batch of one move too."""
+
+    def _store_pipelined(self, cursor: Any, batch: list[Any], now: float) -> list[Any]:
+        cursor.executemany(
+            self._move, [self._move_values(item, now) for item in batch], returning=True
+        )
+        results: list[Any] = []
+        for _ in batch:
+            row = cursor.fetchone()
+            results.append(int(row[0]) if row is not None else None)
+            cursor.nextset()
+        return results
+
+
+class ExplicitWriter(PipelineWriter):
+    """The second reference: the same pipeline, committed by a COMMIT after it."""
 
     def _connect(self) -> Any:
         connection = super()._connect()
@@ -117,28 +134,32 @@ def main(argv: list[str] | None = None) -> None:
             for table_id in ids:
                 storage.create(table(table_id))
             at = dict.fromkeys(ids, 0)
-            print("Reference: the same pipeline in an explicit transaction (BEGIN ... COMMIT).")
+            kinds: list[tuple[str, type[Writer]]] = [
+                ("writer", Writer),
+                ("every batch a pipeline", PipelineWriter),
+                ("explicit transaction", ExplicitWriter),
+            ]
             print(
-                "| moves a batch | writer: CPU µs a move | wall µs a batch "
-                "| reference: CPU µs a move | wall µs a batch | CPU vs reference |"
+                "References: every batch a pipeline (autocommit); the same pipeline in an "
+                "explicit transaction (BEGIN ... COMMIT)."
             )
-            print("|---:|---:|---:|---:|---:|---:|")
+            print(
+                "| moves a batch | "
+                + " | ".join(f"{name}: CPU µs a move | wall µs a batch" for name, _ in kinds)
+                + " | CPU vs each reference |"
+            )
+            print("|---:|" + "---:|---:|" * len(kinds) + "---|")
             for size in args.batches:
-                mine: list[tuple[float, float]] = []
-                theirs: list[tuple[float, float]] = []
+                got: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in kinds}
                 per_slice = max(1, args.rounds // args.slices)
                 for _ in range(args.slices):
-                    mine.append(measure(storage, Writer, ids[:size], at, per_slice))
-                    theirs.append(measure(storage, ExplicitWriter, ids[:size], at, per_slice))
-                cpu = statistics.median(m[0] for m in mine)
-                wall = statistics.median(m[1] for m in mine)
-                ref_cpu = statistics.median(t[0] for t in theirs)
-                ref_wall = statistics.median(t[1] for t in theirs)
-                print(
-                    f"| {size} | {cpu:.0f} | {wall:.0f} | {ref_cpu:.0f} | {ref_wall:.0f} "
-                    f"| {cpu / ref_cpu:.2f}x |",
-                    flush=True,
-                )
+                    for name, kind in kinds:
+                        got[name].append(measure(storage, kind, ids[:size], at, per_slice))
+                cpu = {name: statistics.median(m[0] for m in got[name]) for name, _ in kinds}
+                wall = {name: statistics.median(m[1] for m in got[name]) for name, _ in kinds}
+                cells = " | ".join(f"{cpu[n]:.0f} | {wall[n]:.0f}" for n, _ in kinds)
+                versus = ", ".join(f"{cpu['writer'] / cpu[n]:.2f}x" for n, _ in kinds[1:])
+                print(f"| {size} | {cells} | {versus} |", flush=True)
         finally:
             storage.close()
 

@@ -130,3 +130,66 @@ def test_a_batch_that_fails_in_the_database_stores_nothing_of_it_then_each_move_
         assert found is not None and found[1] == [{"player": 0, "guess": 4}]
     finally:
         storage.close()
+
+
+def test_moves_that_come_one_at_a_time_are_stored_alone_and_a_late_one_is_refused(
+    storage: Storage,
+) -> None:
+    """Below saturation the writer's batches are of one move (on PostgreSQL one statement,
+    its own transaction): each is stored with its entries, the table's row and the mover's
+    count; one sent again after its table moved on stores nothing and says so."""
+    storage.create(playing("tablea"))
+    deal = [{"kind": "draw", "n": i} for i in range(3)]
+
+    async def main() -> list[int | BaseException]:
+        writer = Writer(storage)
+        writer.start()
+        out: list[int | BaseException] = []
+        try:
+            for start, entries, status, winners, to_move, mover, timeouts in (
+                (0, [*deal, {"player": 0, "guess": 5}], PLAYING, [], 1, 0, 0),
+                (4, [{"player": 1, "guess": 6}], PLAYING, [], 2, 1, 1),  # its clock ran out
+                (4, [{"player": 1, "guess": 9}], PLAYING, [], 2, 1, 0),  # the same place again
+                (5, [{"player": 2, "guess": 7}], FINISHED, [2], None, 2, 0),
+            ):
+                try:
+                    out.append(
+                        await writer.append(
+                            "tablea",
+                            start,
+                            entries,
+                            status,
+                            winners,
+                            to_move,
+                            None,
+                            mover,
+                            timeouts,
+                        )
+                    )
+                except Conflict as refused:
+                    out.append(refused)
+        finally:
+            writer.stop()
+        return out
+
+    first, second, again, last = asyncio.run(main())
+    assert isinstance(again, Conflict) and "no longer at entry 4" in str(again)
+    assert isinstance(first, int) and isinstance(second, int) and isinstance(last, int)
+    assert first < second < last
+    found = storage.load("tablea")
+    assert found is not None
+    row, entries = found
+    assert entries == [
+        *deal,
+        {"player": 0, "guess": 5},
+        {"player": 1, "guess": 6},
+        {"player": 2, "guess": 7},
+    ]
+    assert (row.moves, row.status, row.winners, row.to_move, row.version) == (
+        6,
+        FINISHED,
+        [2],
+        None,
+        last,
+    )
+    assert [s.timeouts for s in row.seats] == [0, 1, 0]
