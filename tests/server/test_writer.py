@@ -7,6 +7,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -139,19 +140,21 @@ def test_moves_that_come_one_at_a_time_are_stored_alone_and_a_late_one_is_refuse
     its own transaction): each is stored with its entries, the table's row and the mover's
     count; one sent again after its table moved on stores nothing and says so."""
     storage.create(playing("tablea"))
-    deal = [{"kind": "draw", "n": i} for i in range(3)]
+    deal: list[dict[str, Any]] = [{"kind": "draw", "n": i} for i in range(3)]
+    # start, entries, status, winners, to_move, mover, the mover's run-out clocks in a row
+    moves: list[tuple[int, list[dict[str, Any]], str, list[int], int | None, int, int]] = [
+        (0, [*deal, {"player": 0, "guess": 5}], PLAYING, [], 1, 0, 0),
+        (4, [{"player": 1, "guess": 6}], PLAYING, [], 2, 1, 1),  # its clock ran out
+        (4, [{"player": 1, "guess": 9}], PLAYING, [], 2, 1, 0),  # the same place again
+        (5, [{"player": 2, "guess": 7}], FINISHED, [2], None, 2, 0),
+    ]
 
     async def main() -> list[int | BaseException]:
         writer = Writer(storage)
         writer.start()
         out: list[int | BaseException] = []
         try:
-            for start, entries, status, winners, to_move, mover, timeouts in (
-                (0, [*deal, {"player": 0, "guess": 5}], PLAYING, [], 1, 0, 0),
-                (4, [{"player": 1, "guess": 6}], PLAYING, [], 2, 1, 1),  # its clock ran out
-                (4, [{"player": 1, "guess": 9}], PLAYING, [], 2, 1, 0),  # the same place again
-                (5, [{"player": 2, "guess": 7}], FINISHED, [2], None, 2, 0),
-            ):
+            for start, entries, status, winners, to_move, mover, timeouts in moves:
                 try:
                     out.append(
                         await writer.append(
