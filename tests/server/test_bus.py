@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Awaitable, Callable
 
 import orjson
 import pytest
@@ -273,6 +274,29 @@ async def started_pair(redis_url: str) -> tuple[RedisBus, RedisBus, Listener]:
     return sender, receiver, listener
 
 
+def before_first_answer(bus: RedisBus, meanwhile: Callable[[], Awaitable[None]]) -> None:
+    """Hold the answer of `bus`'s first publish (Redis has counted its receivers) until
+    `meanwhile` has run: what happens between a publish and the reading of its count."""
+    real_pipeline = bus.redis.pipeline
+    once = [True]
+
+    def pipeline(*args: object, **kwargs: object) -> object:
+        pipe = real_pipeline(*args, **kwargs)
+        real_execute = pipe.execute
+
+        async def execute(*eargs: object, **ekwargs: object) -> object:
+            out = await real_execute(*eargs, **ekwargs)
+            if once:
+                once.clear()
+                await meanwhile()
+            return out
+
+        pipe.execute = execute
+        return pipe
+
+    bus.redis.pipeline = pipeline
+
+
 def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: str) -> None:
     """A notice that no other process heard makes its table quiet: the next ones are not sent
     at all (a process whose tables' sockets are all its own publishes nothing). A process that
@@ -348,8 +372,6 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
 
     async def main() -> None:
         sender, receiver, listener = await started_pair(redis_url)
-        real_pipeline = sender.redis.pipeline
-        once = [True]
         listened = asyncio.Event()
         real_heard_by = sender._heard_by
 
@@ -359,23 +381,12 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
 
         sender._heard_by = heard_by  # type: ignore[method-assign]
 
-        def pipeline(*args: object, **kwargs: object) -> object:
-            pipe = real_pipeline(*args, **kwargs)
-            real_execute = pipe.execute
+        async def receiver_listens() -> None:  # after Redis counted nobody
+            await receiver.serve("t1", True)
+            async with asyncio.timeout(10):  # its Listening reached the sender
+                await listened.wait()
 
-            async def execute(*eargs: object, **ekwargs: object) -> object:
-                out = await real_execute(*eargs, **ekwargs)  # Redis counted nobody
-                if once:
-                    once.clear()
-                    await receiver.serve("t1", True)
-                    async with asyncio.timeout(10):  # its Listening reached the sender
-                        await listened.wait()
-                return out
-
-            pipe.execute = execute
-            return pipe
-
-        sender.redis.pipeline = pipeline
+        before_first_answer(sender, receiver_listens)
         try:
             await sender.publish("t1", "moves", {"start": 0})
             await sender.publish("t1", "moves", {"start": 1})
@@ -412,30 +423,17 @@ def test_a_sender_whose_own_subscription_is_taken_while_its_notice_is_out_is_not
 
         sender._heard_by = heard_by  # type: ignore[method-assign]
         sender._subscription = subscription  # type: ignore[method-assign]
-        real_pipeline = sender.redis.pipeline
-        once = [True]
 
-        def pipeline(*args: object, **kwargs: object) -> object:
-            pipe = real_pipeline(*args, **kwargs)
-            real_execute = pipe.execute
-
-            async def execute(*eargs: object, **ekwargs: object) -> object:
-                out = await real_execute(*eargs, **ekwargs)  # Redis counted the receiver
-                if once:
-                    once.clear()
-                    await sender.serve("t1", True)  # a socket of t1 opened on the sender
-                    async with asyncio.timeout(10):
-                        await confirmed.wait()
-                return out
-
-            pipe.execute = execute
-            return pipe
+        async def sender_listens() -> None:  # after Redis counted the receiver
+            await sender.serve("t1", True)  # a socket of t1 opened on the sender
+            async with asyncio.timeout(10):
+                await confirmed.wait()
 
         try:
             await receiver.serve("t1", True)
             async with asyncio.timeout(10):  # the sender knows the receiver listens
                 await listened.wait()
-            sender.redis.pipeline = pipeline
+            before_first_answer(sender, sender_listens)
             await sender.publish("t1", "chat")
             await listener.until(("t1", "chat", None))
             await sender.publish("t1", "moves", {"start": 1})
