@@ -39,15 +39,7 @@ class PipelineWriter(Writer):
     """The first reference: every batch a pipeline, a batch of one move too."""
 
     def _store_pipelined(self, cursor: Any, batch: list[Any], now: float) -> list[Any]:
-        cursor.executemany(
-            self._move, [self._move_values(item, now) for item in batch], returning=True
-        )
-        results: list[Any] = []
-        for _ in batch:
-            row = cursor.fetchone()
-            results.append(int(row[0]) if row is not None else None)
-            cursor.nextset()
-        return results
+        return self._pipeline(cursor, batch, now)
 
 
 class ExplicitWriter(PipelineWriter):

@@ -265,6 +265,9 @@ class Writer:
             cursor.execute(self._move, self._move_values(item, now))
             row = cursor.fetchone()
             return [int(row[0]) if row is not None else _lost(item)]
+        return self._pipeline(cursor, batch, now)
+
+    def _pipeline(self, cursor: Any, batch: list[_Append], now: float) -> list[int | BaseException]:
         cursor.executemany(
             self._move, [self._move_values(item, now) for item in batch], returning=True
         )
