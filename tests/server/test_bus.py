@@ -443,3 +443,40 @@ def test_a_sender_whose_own_subscription_is_taken_while_its_notice_is_out_is_not
             await receiver.stop()
 
     asyncio.run(main())
+
+
+def test_a_resync_says_what_the_quiet_table_left_out(redis_url: str) -> None:
+    """The RESYNC a quiet table's sender owes a new listener says the highest table version
+    among the notices nobody heard (the one that found no listener as well as those not sent)
+    and whether chat was among them; a notice without a version makes it say nothing."""
+
+    async def main() -> None:
+        sender, receiver, listener = await started_pair(redis_url)
+
+        async def quiet(table_id: str, first: dict[str, object]) -> None:
+            async with asyncio.timeout(10):
+                while table_id not in sender._quiet:
+                    await sender.publish(table_id, "joined", first)
+                    await asyncio.sleep(0.01)
+
+        try:
+            await quiet("t1", {"version": 4})
+            await sender.publish("t1", "joined", {"version": 3})  # not sent: left out
+            await sender.publish("t1", "presence", {"seat": 0, "online": True, "since": None})
+            await receiver.serve("t1", True)
+            await listener.until(("t1", "resync", {"version": 4, "chat": False}))
+            await quiet("t2", {"version": 2})
+            await sender.publish("t2", "chat")
+            await sender.publish("t2", "moves", {"start": 3, "version": 6})
+            await receiver.serve("t2", True)
+            await listener.until(("t2", "resync", {"version": 6, "chat": True}))
+            await quiet("t3", {"version": 2})
+            await sender.publish("t3", "seats")  # says no version: anything may be missing
+            await sender.publish("t3", "joined", {"version": 9})
+            await receiver.serve("t3", True)
+            await listener.until(("t3", "resync", None))
+        finally:
+            await sender.stop()
+            await receiver.stop()
+
+    asyncio.run(main())

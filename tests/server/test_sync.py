@@ -116,3 +116,50 @@ def test_presence_travels_with_its_notice_and_the_other_process_reads_nothing(
             stopped(here, there)
 
     asyncio.run(main())
+
+
+def test_a_resync_that_says_what_was_left_out_reads_only_what_this_copy_lacks(
+    tmp_path: Path,
+) -> None:
+    """A process that kept a table to itself (nobody else listened) says, when one starts to,
+    up to which version it changed the table and whether it stored chat: a copy read after
+    those changes (a table made there, its seats then taken here) reads nothing again."""
+
+    async def main() -> None:
+        here, there = started(tmp_path, Recording(), Recording())
+        reads = counted_reads(here)
+        chats: list[str] = []
+        chat_since = here.storage.chat_since
+
+        def counted_chat(table_id: str, *args: Any) -> Any:
+            chats.append(table_id)
+            return chat_since(table_id, *args)
+
+        here.storage.chat_since = counted_chat  # type: ignore[method-assign,assignment]
+        try:
+            elsewhere = await there.create(TableSpec("powwow", 3, {}, {}))
+            await there.join(elsewhere, "Ana", 0)
+            table = await here.get(elsewhere.id)  # read after Ana's seat was taken
+            reads.clear()
+            chats.clear()
+            said = {"version": elsewhere.version, "chat": False}
+            here.sync.notice(table.id, "resync", said)
+            await asyncio.gather(*here._tasks)
+            assert reads == [] and chats == [] and not table.behind
+            # a change this copy has not seen: read, and the chat when the resync says so
+            await there.join(elsewhere, "Ben", 1)
+            said = {"version": elsewhere.version, "chat": True}
+            here.sync.notice(table.id, "resync", said)
+            await asyncio.gather(*here._tasks)
+            assert len(reads) == 1 and chats == [table.id]
+            assert [s.name for s in table.seats][:2] == ["Ana", "Ben"]
+            assert table.version == elsewhere.version
+            # a resync that says nothing (an older process, or a change without a version)
+            # reads the table and its chat, as before
+            here.sync.notice(table.id, "resync", None)
+            await asyncio.gather(*here._tasks)
+            assert len(reads) == 2 and chats == [table.id] * 2
+        finally:
+            stopped(here, there)
+
+    asyncio.run(main())

@@ -248,8 +248,18 @@ class Joined(TypedDict):
     presence: PresenceCarried
 
 
+class LeftOut(TypedDict):
+    """What a RESYNC carries: what its sender left out while nobody else heard the table, so
+    that the new listener reads the database only if it lacks some of it. Its changes go up
+    to table version `version` (-1: none), and `chat` says whether chat lines were among
+    them. A RESYNC that carries nothing may have left out anything."""
+
+    version: int
+    chat: bool
+
+
 #: what a notice may carry
-Carried = Moves | Joined | PresenceCarried | dict[str, Any]
+Carried = Moves | Joined | PresenceCarried | LeftOut | dict[str, Any]
 
 
 class Envelope(TypedDict):
@@ -258,6 +268,34 @@ class Envelope(TypedDict):
 
     p: str
     n: list[tuple[str, str, Carried | None]]
+
+
+def left_out(known: LeftOut | None, kind: str, carried: Carried | None) -> LeftOut | None:
+    """`known` with one more notice left out; None once one of them said no version."""
+    if known is None:
+        return None
+    if kind == NoticeKind.CHAT:
+        return LeftOut(version=known["version"], chat=True)
+    if kind == NoticeKind.PRESENCE:  # presence is looked up again by the watch, not resynced
+        return known
+    version = carried.get("version") if isinstance(carried, dict) else None
+    if type(version) is not int:
+        return None
+    return LeftOut(version=max(known["version"], version), chat=known["chat"])
+
+
+def read_left_out(carried: object) -> LeftOut | None:
+    """A RESYNC's `LeftOut`, or None when it carries none (or a malformed one)."""
+    if not isinstance(carried, dict):
+        return None
+    version, chat = carried.get("version"), carried.get("chat")
+    if type(version) is not int or type(chat) is not bool:
+        return None
+    return LeftOut(version=version, chat=chat)
+
+
+#: a quiet table that has left out nothing yet
+NOTHING_LEFT_OUT = LeftOut(version=-1, chat=False)
 
 
 class Listening(TypedDict):

@@ -43,15 +43,18 @@ from campfire.server.metrics import (
 )
 from campfire.server.protocol import (
     EVERY_TABLE,
+    NOTHING_LEFT_OUT,
     ActAnswered,
     Answered,
     Asked,
     Carried,
     Envelope,
+    LeftOut,
     Listening,
     NoticeKind,
     PresenceCarried,
     Question,
+    left_out,
 )
 
 log = logging.getLogger("campfire.server")
@@ -344,8 +347,9 @@ class RedisBus(Bus):
         #: the tables whose channel Redis confirmed this process is subscribed to
         self._confirmed: set[str] = set()
         #: the tables whose last notice nobody else heard: their notices are not sent until
-        #: a process says it listens (`Listening`)
-        self._quiet: set[str] = set()
+        #: a process says it listens (`Listening`); each with what it left out meanwhile
+        #: (None: something that says no version), which its RESYNC then carries
+        self._quiet: dict[str, LeftOut | None] = {}
         #: how many `Listening` messages this process has taken in: a publish whose answer
         #: comes back after one arrived says nothing about who hears now
         self._listenings = 0
@@ -457,6 +461,7 @@ class RedisBus(Bus):
         process says it listens (then it gets a RESYNC for what it missed)."""
         if table_id in self._quiet:
             NOTICES_UNHEARD.inc()
+            self._quiet[table_id] = left_out(self._quiet[table_id], kind, data)
             return
         await self._outbox((table_id, kind, data))
 
@@ -493,7 +498,11 @@ class RedisBus(Bus):
             if int(receivers) - int(mine) <= 0:
                 if len(self._quiet) >= QUIET_TABLES:
                     self._quiet.clear()
-                self._quiet.add(table_id)
+                # what nobody heard: these notices, and what is left out from now on
+                known: LeftOut | None = self._quiet.get(table_id, NOTHING_LEFT_OUT)
+                for _, kind, data in by_table[table_id]:
+                    known = left_out(known, kind, data)
+                self._quiet[table_id] = known
 
     def _own_count(self, table_id: str) -> tuple[bool | None, int | None]:
         """Whether Redis counts this process among the table's receivers (True when it
@@ -536,15 +545,17 @@ class RedisBus(Bus):
 
     def _heard_by(self, tables: Any) -> None:
         """Another process now hears these tables: the quiet ones are published again, first
-        a RESYNC so that it reads what this process left out."""
+        a RESYNC that says what this process left out, so that the newcomer reads it from
+        the database if its copy lacks it (a table made here and first served there has
+        its joins in the copy already)."""
         if not isinstance(tables, list):
             raise ValueError("a listening message without its tables")
         self._listenings += 1
         for table_id in tables:
             if table_id in self._quiet:
-                self._quiet.discard(table_id)
+                missed = self._quiet.pop(table_id)
                 task = asyncio.get_running_loop().create_task(
-                    self.publish(str(table_id), NoticeKind.RESYNC)
+                    self.publish(str(table_id), NoticeKind.RESYNC, missed)
                 )
                 self._answering.add(task)
                 task.add_done_callback(self._answering.discard)

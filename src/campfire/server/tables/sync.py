@@ -16,7 +16,7 @@ import anyio
 from campfire.kernel import Event, State
 from campfire.server.batch import Batcher
 from campfire.server.cluster.bus import Bus, Presence
-from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind
+from campfire.server.protocol import EVERY_TABLE, Carried, NoticeKind, read_left_out
 from campfire.server.store.schema import FINISHED, PLAYING
 from campfire.server.store.storage import SeatRow, Storage
 from campfire.server.tables.chat import TableChat
@@ -108,6 +108,15 @@ class Sync:
                     self.take_presence(table, dict([carried]))
                 else:
                     self.hub.spawn(self.refresh_presence(table))
+                continue
+            if kind == NoticeKind.RESYNC and (missed := read_left_out(data)) is not None:
+                # a process that kept the table to itself says what it left out: read only
+                # what this copy lacks (a table made there and served here has it already)
+                if missed["chat"]:
+                    self.hub.spawn(self.hub.chat.catch_up(table))
+                if missed["version"] > table.version and not table.behind:
+                    table.behind = True
+                    self.hub.spawn(self.refresh(table))
                 continue
             if kind in (NoticeKind.CHAT, NoticeKind.RESYNC):
                 self.hub.spawn(self.hub.chat.catch_up(table))
