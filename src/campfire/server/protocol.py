@@ -275,13 +275,15 @@ def left_out(known: LeftOut | None, kind: str, carried: Carried | None) -> LeftO
     if known is None:
         return None
     if kind == NoticeKind.CHAT:
-        return LeftOut(version=known["version"], chat=True)
+        return known if known["chat"] else LeftOut(version=known["version"], chat=True)
     if kind == NoticeKind.PRESENCE:  # presence is looked up again by the watch, not resynced
         return known
     version = carried.get("version") if isinstance(carried, dict) else None
     if type(version) is not int:
         return None
-    return LeftOut(version=max(known["version"], version), chat=known["chat"])
+    if version <= known["version"]:
+        return known
+    return LeftOut(version=version, chat=known["chat"])
 
 
 def read_left_out(carried: object) -> LeftOut | None:
