@@ -185,7 +185,9 @@ class NoticeKind(StrEnum):
     CHAT = "chat"
     #: the host cancelled the waiting table: it is gone
     CANCELLED = "cancelled"
-    #: not sent: the bus itself says notices may have been lost (table id "*")
+    #: notices may have been left out: sent by a process that kept the table quiet, once
+    #: another listens (carrying `LeftOut`), or said by the bus itself for every table ("*")
+    #: after it lost its connection
     RESYNC = "resync"
 
 
