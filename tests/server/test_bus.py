@@ -297,6 +297,19 @@ def before_first_answer(bus: RedisBus, meanwhile: Callable[[], Awaitable[None]])
     bus.redis.pipeline = pipeline
 
 
+def heard_listening(bus: RedisBus) -> asyncio.Event:
+    """Set once `bus` has taken in another process's `Listening` (what it does with it done)."""
+    listened = asyncio.Event()
+    real_heard_by = bus._heard_by
+
+    def heard_by(tables: object) -> None:
+        real_heard_by(tables)
+        listened.set()
+
+    bus._heard_by = heard_by  # type: ignore[method-assign]
+    return listened
+
+
 def test_a_table_nobody_else_hears_is_quiet_until_a_process_listens(redis_url: str) -> None:
     """A notice that no other process heard makes its table quiet: the next ones are not sent
     at all (a process whose tables' sockets are all its own publishes nothing). A process that
@@ -372,14 +385,7 @@ def test_a_process_that_listens_while_a_notice_is_out_is_not_left_out(redis_url:
 
     async def main() -> None:
         sender, receiver, listener = await started_pair(redis_url)
-        listened = asyncio.Event()
-        real_heard_by = sender._heard_by
-
-        def heard_by(tables: object) -> None:
-            real_heard_by(tables)
-            listened.set()
-
-        sender._heard_by = heard_by  # type: ignore[method-assign]
+        listened = heard_listening(sender)
 
         async def receiver_listens() -> None:  # after Redis counted nobody
             await receiver.serve("t1", True)
@@ -409,19 +415,14 @@ def test_a_sender_whose_own_subscription_is_taken_while_its_notice_is_out_is_not
 
     async def main() -> None:
         sender, receiver, listener = await started_pair(redis_url)
-        listened, confirmed = asyncio.Event(), asyncio.Event()
-        real_heard_by, real_subscription = sender._heard_by, sender._subscription
-
-        def heard_by(tables: object) -> None:
-            real_heard_by(tables)
-            listened.set()
+        listened, confirmed = heard_listening(sender), asyncio.Event()
+        real_subscription = sender._subscription
 
         def subscription(kind: str, raw: object) -> None:
             real_subscription(kind, raw)
             if "t1" in sender._confirmed:
                 confirmed.set()
 
-        sender._heard_by = heard_by  # type: ignore[method-assign]
         sender._subscription = subscription  # type: ignore[method-assign]
 
         async def sender_listens() -> None:  # after Redis counted the receiver
