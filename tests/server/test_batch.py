@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from campfire.server.batch import Batcher
+from campfire.server.batch import Batcher, Each
 
 
 def test_asks_made_while_a_batch_is_out_go_together_in_the_next_in_order() -> None:
@@ -76,5 +76,30 @@ def test_an_asker_that_gives_up_leaves_the_others_their_answer() -> None:
         with pytest.raises(asyncio.CancelledError):
             await impatient
         await batcher.flush(1.0)
+
+    asyncio.run(main())
+
+
+def test_each_asker_gets_its_own_answer_and_only_its_own_error() -> None:
+    async def main() -> None:
+        batches: list[list[int]] = []
+
+        async def send(batch: list[int]) -> list[int | BaseException]:
+            batches.append(batch)
+            await asyncio.sleep(0.01)
+            return [ValueError(f"no {n}") if n == 3 else n * 10 for n in batch]
+
+        each: Each[int, int] = Each(send)
+
+        async def ask(n: int) -> int:
+            if n:  # after the first ask's batch went out
+                await asyncio.sleep(0)
+            return await each(n)
+
+        answers = await asyncio.gather(*(ask(n) for n in range(6)), return_exceptions=True)
+        assert answers[:3] == [0, 10, 20] and answers[4:] == [40, 50]
+        assert isinstance(answers[3], ValueError) and str(answers[3]) == "no 3"
+        assert batches == [[0], [1, 2, 3, 4, 5]]  # the rest waited for the first, together
+        assert await each(7) == 70
 
     asyncio.run(main())

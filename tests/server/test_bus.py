@@ -481,3 +481,56 @@ def test_a_resync_says_what_the_quiet_table_left_out(redis_url: str) -> None:
             await receiver.stop()
 
     asyncio.run(main())
+
+
+def test_presence_changes_made_at_once_go_in_one_round_trip_each_with_its_own_answer(
+    redis_url: str,
+) -> None:
+    """The four seats of a table connect, or leave at a game's end, at about the same moment:
+    their scripts travel together, a script that fails fails its own change only, and a
+    script Redis does not have yet is loaded on the way."""
+
+    async def main() -> None:
+        bus = RedisBus(redis_url, f"test-{secrets.token_hex(6)}")
+        await bus.start(lambda *_: None, list)
+        trips: list[int] = []
+        evalshas = bus._evalshas
+
+        async def counted(calls: list[bus_module.ScriptCall]) -> list[object]:
+            trips.append(len(calls))
+            return await evalshas(calls)
+
+        bus._evalshas = counted  # type: ignore[method-assign]
+        try:
+            # a table whose presence key holds something else: its script fails in Redis
+            await bus.redis.set(bus._presence_key("broken"), "not a hash")
+            changes = [("t1", seat, True) for seat in range(4)] + [("broken", 0, True)]
+            changes += [("t2", 0, False)]
+            answers = await asyncio.gather(
+                *(bus.present(table_id, seat, online) for table_id, seat, online in changes)
+            )
+            assert sum(trips) == len(changes) and len(trips) < len(changes)
+            for (table_id, seat, _), answer in zip(changes, answers, strict=True):
+                if table_id != "broken":
+                    assert answer == (await bus.presence(table_id, [seat]))[seat]
+            assert answers[:4] == [Presence(True, None)] * 4
+            assert answers[4] == Presence(True, None)  # this process's own connection counts
+            assert not answers[5].online and answers[5].away_since is not None
+
+            # a script this Redis never saw: loaded, then run, in the calls' order
+            trips.clear()
+            key = bus._presence_key(f"fresh-{secrets.token_hex(4)}")
+            fresh = bus.redis.register_script(
+                f"-- {secrets.token_hex(8)}\nreturn ARGV[1] .. redis.call('incr', KEYS[1])"
+            )
+            assert await bus._scripts([(fresh, [key], ["a"]), (fresh, [key], ["b"])]) == [
+                b"a1",
+                b"b2",
+            ]
+            assert trips == [2, 2]
+            await bus.redis.delete(key)
+        finally:
+            await bus.redis.delete(bus._presence_key("broken"))
+            await bus.stop()
+
+    asyncio.run(main())

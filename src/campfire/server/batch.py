@@ -17,6 +17,7 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+A = TypeVar("A")
 
 
 class Batcher(Generic[T, R]):
@@ -55,8 +56,32 @@ class Batcher(Generic[T, R]):
                 answer.set_exception(error)
                 answer.exception()  # retrieved: every asker who still waits sees it raised
 
+    @property
+    def waiting(self) -> int:
+        """How many asks wait for the next batch."""
+        return len(self._waiting)
+
     async def flush(self, timeout: float) -> None:
         """Wait (up to `timeout` seconds) for what was asked to have gone out."""
         if self._task is not None and not self._task.done():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._task), timeout)
+
+
+class Each(Generic[T, A]):
+    """A `Batcher` whose `send` answers every item of its batch, in order: `await each(item)`
+    gives that item's own answer (an exception in its place is raised to its asker alone)."""
+
+    def __init__(self, send: Callable[[list[T]], Awaitable[list[A | BaseException]]]) -> None:
+        self._batcher: Batcher[T, list[A | BaseException]] = Batcher(send)
+
+    async def __call__(self, item: T) -> A:
+        # the batch that takes this item takes every ask waiting before it, in order
+        index = self._batcher.waiting
+        answer = (await self._batcher(item))[index]
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer
+
+    async def flush(self, timeout: float) -> None:
+        await self._batcher.flush(timeout)

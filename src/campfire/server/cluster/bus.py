@@ -34,7 +34,7 @@ from typing import Any, cast
 
 import orjson
 
-from campfire.server.batch import Batcher
+from campfire.server.batch import Batcher, Each
 from campfire.server.metrics import (
     NOTICES_PUBLISHED,
     NOTICES_RECEIVED,
@@ -75,6 +75,22 @@ QUIET_TABLES = 100_000
 #: seconds between a process's presence heartbeats, and how long one counts
 HEARTBEAT_SECONDS = 4.0
 PRESENCE_SECONDS = 12.0
+
+
+@dataclass(frozen=True)
+class _PresenceChange:
+    """A seat's connection came (`online`) or went at `at` (wall-clock seconds); `seated`:
+    the seat was just taken, so its player is away from then on until their page connects."""
+
+    table_id: str
+    seat: int
+    online: bool
+    seated: bool
+    at: float
+
+
+#: a script, its keys and its arguments, for `RedisBus._scripts`
+ScriptCall = tuple[Any, list[str], list[Any]]
 
 #: notice(table_id, kind, data): data is what the notice carries, or None
 Notice = Callable[[str, str, "dict[str, Any] | None"], None]
@@ -364,6 +380,7 @@ class RedisBus(Bus):
         self._release = self.redis.register_script(_RELEASE)
         self._hit = self.redis.register_script(_HIT)
         self._present_script = self.redis.register_script(_PRESENT)
+        self._presence_changes: Each[_PresenceChange, Any] = Each(self._change_presence)
         self._outbox: Batcher[tuple[str, str, Carried | None], None] = Batcher(self._send)
 
     async def start(self, notice: Notice, present: Callable[[], Iterable[tuple[str, int]]]) -> None:
@@ -675,12 +692,10 @@ class RedisBus(Bus):
         if not owned:
             return owned
         try:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for table_id in owned:
-                    await self._release(
-                        keys=[self._owner_key(table_id)], args=[self.process], client=pipe
-                    )
-                await pipe.execute()
+            released = await self._scripts(
+                [(self._release, [self._owner_key(t)], [self.process]) for t in owned]
+            )
+            _raise_first(released)
         except Exception as error:  # the leases run out by themselves
             log.warning("could not let %d owner leases go: %s", len(owned), error)
         return owned
@@ -694,14 +709,17 @@ class RedisBus(Bus):
             if not owned:
                 continue
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for i in range(0, len(owned), PER_SCRIPT):
-                        await self._renew(
-                            keys=[self._owner_key(t) for t in owned[i : i + PER_SCRIPT]],
-                            args=[self.process, int(OWNER_SECONDS * 1000)],
-                            client=pipe,
+                parts = await self._scripts(
+                    [
+                        (
+                            self._renew,
+                            [self._owner_key(t) for t in owned[i : i + PER_SCRIPT]],
+                            [self.process, int(OWNER_SECONDS * 1000)],
                         )
-                    renewed = [done for part in await pipe.execute() for done in part]
+                        for i in range(0, len(owned), PER_SCRIPT)
+                    ]
+                )
+                renewed = [done for part in _raise_first(parts) for done in part]
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # kept until the next round; the database fences
@@ -711,6 +729,29 @@ class RedisBus(Bus):
                 if not done and table_id in self.owned:
                     log.warning("lost the owner lease of table %s", table_id)
                     self._lose(table_id)
+
+    async def _scripts(self, calls: list[ScriptCall]) -> list[Any]:
+        """Several scripts in one round trip, each answer (or its error) in its place.
+        redis-py's own pipelined scripts ask Redis `SCRIPT EXISTS` first, a second round trip
+        every time; here each goes as `EVALSHA`, and only a script Redis does not have (it
+        restarted, or its scripts were flushed) is loaded and its calls sent again."""
+        from redis.exceptions import NoScriptError
+
+        answers = await self._evalshas(calls)
+        missing = [i for i, answer in enumerate(answers) if isinstance(answer, NoScriptError)]
+        if missing:
+            for script in {id(calls[i][0]): calls[i][0] for i in missing}.values():
+                await self.redis.script_load(script.script)
+            again = await self._evalshas([calls[i] for i in missing])
+            for i, answer in zip(missing, again, strict=True):
+                answers[i] = answer
+        return answers
+
+    async def _evalshas(self, calls: list[ScriptCall]) -> list[Any]:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for script, keys, args in calls:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+            return list(await pipe.execute(raise_on_error=False))
 
     def process_channel(self, process: str) -> str:
         return f"{self.ns}process:{process}"
@@ -766,29 +807,43 @@ class RedisBus(Bus):
     async def present(
         self, table_id: str, seat: int, online: bool, *, seated: bool = False
     ) -> Presence:
-        """One round trip: the change, the seat's "away since" when no process holds a fresh
+        """One script: the change, the seat's "away since" when no process holds a fresh
         connection for it any more, and the table's presence as it is afterwards (it was
-        three to four round trips, and every other process read the hash again on the notice)."""
-        now = time.time()
+        three to four round trips, and every other process read the hash again on the notice).
+        Changes asked for while others are on their way go together in one round trip (the
+        four seats of a table connect, and leave at the end of a game, at about the same
+        moment)."""
+        change = _PresenceChange(table_id, seat, online, seated, time.time())
         try:
-            flat = await self._present_script(
-                keys=[self._presence_key(table_id)],
-                args=[
-                    f"{seat}@{self.process}",
-                    int(online),
-                    now + PRESENCE_SECONDS,
-                    now,
-                    f"away{seat}",
-                    7 * 86400,
-                    f"{seat}@",
-                    int(seated),
-                ],
-            )
+            flat = await self._presence_changes(change)
         except Exception as error:
             log.warning("could not record presence at table %s: %s", table_id, error)
-            return Presence(online, None if online else now)
+            return Presence(online, None if online else change.at)
         fields = dict(zip(flat[::2], flat[1::2], strict=True))
-        return _presence_from(fields, [seat], now)[seat]
+        return _presence_from(fields, [seat], change.at)[seat]
+
+    async def _change_presence(self, changes: list[_PresenceChange]) -> list[Any]:
+        """The presence scripts of one batch in one pipeline, each answer (or error) in its
+        place."""
+        return await self._scripts(
+            [
+                (
+                    self._present_script,
+                    [self._presence_key(change.table_id)],
+                    [
+                        f"{change.seat}@{self.process}",
+                        int(change.online),
+                        change.at + PRESENCE_SECONDS,
+                        change.at,
+                        f"away{change.seat}",
+                        7 * 86400,
+                        f"{change.seat}@",
+                        int(change.seated),
+                    ],
+                )
+                for change in changes
+            ]
+        )
 
     async def presence(self, table_id: str, seats: Iterable[int]) -> dict[int, Presence]:
         try:
@@ -824,15 +879,18 @@ class RedisBus(Bus):
                 if seats:
                     until = time.time() + PRESENCE_SECONDS
                     tables = list(seats)
-                    async with self.redis.pipeline(transaction=False) as pipe:
-                        for i in range(0, len(tables), PER_SCRIPT):
-                            part = tables[i : i + PER_SCRIPT]
-                            await self._heartbeat_script(
-                                keys=[self._presence_key(t) for t in part],
-                                args=[until, self.process, *(",".join(seats[t]) for t in part)],
-                                client=pipe,
+                    parts = [tables[i : i + PER_SCRIPT] for i in range(0, len(tables), PER_SCRIPT)]
+                    beaten = await self._scripts(
+                        [
+                            (
+                                self._heartbeat_script,
+                                [self._presence_key(t) for t in part],
+                                [until, self.process, *(",".join(seats[t]) for t in part)],
                             )
-                        await pipe.execute()
+                            for part in parts
+                        ]
+                    )
+                    _raise_first(beaten)
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -852,6 +910,14 @@ class RedisBus(Bus):
         if oldest is None:
             return None
         return max(0.0, window - (now - float(oldest)))
+
+
+def _raise_first(answers: list[Any]) -> list[Any]:
+    """The answers of `_scripts`, or the first error among them raised."""
+    for answer in answers:
+        if isinstance(answer, BaseException):
+            raise answer
+    return answers
 
 
 def _presence_from(fields: dict[Any, Any], seats: Iterable[int], now: float) -> dict[int, Presence]:
