@@ -100,6 +100,22 @@ def test_a_look_from_a_copy_at_the_current_version_reads_only_the_row(storage: S
     assert [s.name for s in row.seats] == ["Ana", None, None]
 
 
+def test_versions_of_many_tables_are_each_tables_version(storage: Storage) -> None:
+    """More tables than one look takes on SQLite, some of them moved on, some unknown."""
+    ids = [f"v{n:03d}" for n in range(520)]
+    for table_id in ids:
+        storage.create(table_row(table_id))
+    for table_id in ids[::7]:
+        storage.claim_seat(table_id, 0, "Ana", f"h{table_id}")
+    found = storage.versions([*ids, "nowhere"])
+    assert set(found) == set(ids)
+    for table_id in ids:
+        stored = storage.load_since(table_id, 0, -1)
+        assert stored is not None and found[table_id] == stored[0].version
+    assert found[ids[7]] == found[ids[1]] + 1  # a seat taken counts the version up
+    assert storage.versions([]) == {}
+
+
 def test_a_seat_is_claimed_once(storage: Storage) -> None:
     storage.create(table_row("t2"))
     storage.claim_seat("t2", 1, "Bob", "hb")

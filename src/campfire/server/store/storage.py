@@ -21,7 +21,10 @@ import orjson
 from sqlalchemy import (
     Connection,
     Engine,
+    String,
     and_,
+    any_,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -31,6 +34,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 
@@ -64,6 +68,9 @@ __all__ = [
     "TableRow",
     "engine_url",
 ]
+
+#: a list of table ids as one PostgreSQL parameter
+_IDS = ARRAY(String)
 
 
 class Conflict(Exception):
@@ -592,16 +599,25 @@ class Storage:
         return table, entries
 
     def versions(self, ids: Iterable[str]) -> dict[str, int]:
-        """Each table's version, to tell in one query which ones changed elsewhere."""
+        """Each table's version, to tell in one query which ones changed elsewhere. On
+        PostgreSQL the ids go as one array (`= ANY`): a process watches thousands of tables
+        every two seconds, and an `IN` list of 500 costs 2.5 times the CPU of the array; SQLite
+        has no arrays and takes them 500 to a query (its limit on parameters)."""
         wanted = list(ids)
         found: dict[str, int] = {}
+        if not wanted:
+            return found
+        columns = select(tables_t.c.id, tables_t.c.version)
         with self.engine.connect() as db:
-            for i in range(0, len(wanted), 500):
-                chunk = wanted[i : i + 500]
-                rows = db.execute(
-                    select(tables_t.c.id, tables_t.c.version).where(tables_t.c.id.in_(chunk))
-                )
-                found.update({r.id: r.version for r in rows})
+            if self.sqlite:
+                queries = [
+                    columns.where(tables_t.c.id.in_(wanted[i : i + 500]))
+                    for i in range(0, len(wanted), 500)
+                ]
+            else:
+                queries = [columns.where(tables_t.c.id == any_(bindparam("ids", wanted, _IDS)))]
+            for query in queries:
+                found.update({r.id: r.version for r in db.execute(query)})
         return found
 
     def stalled(self, before: float) -> list[str]:
