@@ -42,11 +42,12 @@ def process_of(client: Client) -> str:
 
 
 def three_people(a: Client, b: Client) -> tuple[str, dict[int, str]]:
-    """A Pow Wow table of three people (made on the first process, joined on the second)."""
+    """A Pow Wow table of three people, made on the first process, joined on the second and
+    then on the first: the first stores the deal, so it owns the game."""
     made = a.create("powwow", 3, name="Ana")
     tokens = {0: made["token"]}
-    for seat, name in ((1, "Bob"), (2, "Cy")):
-        tokens[seat] = b.join(made["id"], name)["token"]
+    tokens[1] = b.join(made["id"], "Bob")["token"]
+    tokens[2] = a.join(made["id"], "Cy")["token"]
     return made["id"], tokens
 
 
@@ -70,9 +71,9 @@ def test_acts_at_a_process_that_does_not_own_the_table_are_applied_by_the_owner(
     table_id, tokens = three_people(a, b)
     ana = a.socket(table_id, tokens[0])  # the first process serves the table
     watcher = b.socket(table_id)
-    assert owner_of(redis_url, ns, table_id) is None  # nobody has applied a move yet
+    assert owner_of(redis_url, ns, table_id) == process_of(a)  # it stored the deal
     rng = random.Random(5)
-    move_through(a, table_id, tokens, rng)  # the first act takes the table for its process
+    move_through(a, table_id, tokens, rng)
     assert owner_of(redis_url, ns, table_id) == process_of(a)
     for _ in range(6):
         if b.state(table_id)["table"]["status"] == "finished":
@@ -105,17 +106,46 @@ def test_acts_at_a_process_that_does_not_own_the_table_are_applied_by_the_owner(
         sock.close()
 
 
-def test_a_process_takes_a_table_nobody_owns(
-    pair: tuple[Client, Client], pg_schema: str, redis_url: str
+def test_the_process_that_deals_owns_the_game_without_reading_it_back(
+    pair: tuple[Client, Client], pg_schema: str, redis_url: str, monkeypatch: Any
 ) -> None:
+    """The last seat taken deals, and the process that stored the deal owns the game before
+    its first move: its copy is what it stored, so neither that move nor its sockets' hellos
+    read the table from the database."""
     a, b = pair
     ns = namespace(PG_URL, pg_schema)
-    table_id, tokens = three_people(a, b)
-    bob = b.socket(table_id, tokens[1])
-    move_through(b, table_id, tokens, random.Random(1))
+    made = a.create("powwow", 3, name="Ana")
+    tokens = {0: made["token"], 1: a.join(made["id"], "Bob")["token"]}
+    table_id = made["id"]
+    tokens[2] = b.join(table_id, "Cy")["token"]  # the second process loads the table, deals
+    storage = b.app.state.hub.storage
+    reads, looks = (count_calls(monkeypatch, storage, n) for n in ("load_since", "versions"))
     assert owner_of(redis_url, ns, table_id) == process_of(b)
     assert b.app.state.hub.bus.owns(table_id) and not a.app.state.hub.bus.owns(table_id)
-    bob.close()
+    socks = [b.socket(table_id, token) for token in tokens.values()]
+    for sock in socks:
+        sock.until(lambda m: m["type"] == "update" and m["table"]["status"] == "playing")
+    rng = random.Random(1)
+    move_through(b, table_id, tokens, rng)
+    assert reads == [] and looks == []
+    assert owner_of(redis_url, ns, table_id) == process_of(b)
+    # an owner without sockets of the table lets it go once it answered an act from another
+    # process, which takes it at its next act
+    for sock in socks:
+        sock.close()
+    live = b.app.state.hub.tables[table_id]
+    deadline = time.monotonic() + 10
+    while live.connections:
+        assert time.monotonic() < deadline, "the second process still holds sockets"
+        time.sleep(0.02)
+    move_through(a, table_id, tokens, rng)  # answered by the owner, which then lets it go
+    assert not b.app.state.hub.bus.owns(table_id)
+    deadline = time.monotonic() + 10
+    while owner_of(redis_url, ns, table_id) is not None:
+        assert time.monotonic() < deadline, owner_of(redis_url, ns, table_id)
+        time.sleep(0.02)
+    move_through(a, table_id, tokens, rng)  # nobody owns it: this process takes it
+    assert owner_of(redis_url, ns, table_id) == process_of(a)
 
 
 def test_an_owner_without_sockets_of_the_table_lets_it_go_to_the_process_that_has_them(
@@ -215,10 +245,10 @@ def test_a_killed_owner_is_taken_over_and_its_tables_sockets_keep_playing(
         ns = namespace(pg_database, None)
         made = a.create("powwow", 3, {2: "random"}, name="Ana")
         table_id = made["id"]
-        tokens = {0: made["token"], 1: b.join(table_id, "Bob")["token"]}
+        tokens = {0: made["token"], 1: a.join(table_id, "Bob")["token"]}  # dealt here
         spectator = a.socket(table_id)  # the owner serves the table too: it keeps it
         rng = random.Random(4)
-        # the first moves go through the first process, which takes the table
+        # the first moves go through the first process, which owns the table
         public = a.wait_for(table_id, lambda s: s["table"]["to_move"] is not None)
         while public["table"]["to_move"] not in tokens:
             public = a.wait_for(table_id, lambda s: s["table"]["to_move"] in tokens)

@@ -523,6 +523,8 @@ class Hub:
         )
         table.last_kinds = {e.kind for _, e in stamped}
         self.bots.seat_bots(table)
+        if deal is not None:  # dealt here: this process owns the game (see `join`)
+            await self.owners.take(table, current=True)
         self.tables[table.id] = table
         self.room(table).kick()
         return table
@@ -542,6 +544,7 @@ class Hub:
             except Refused as refused:  # the next sweep (or start) tries again
                 log.error("table %s could not be dealt: %s", table.id, refused.reason)
                 return
+            await self.owners.take(table, current=True)
             self._made_current(table, state, stamped, deal, version)
             log.info("table %s had every seat taken but no deal: dealt now", table.id)
         await self.bus.publish(table.id, NoticeKind.MOVES)
@@ -647,6 +650,10 @@ class Hub:
             presence = await self.bus.present(table.id, seat, False, seated=True)
             table.presence[seat] = presence
             if claim.dealt and state is not None and deal is not None:
+                # the process that stored the deal owns the game from its first move on: its
+                # copy is what was stored, so it is not read back, and its sockets' hellos
+                # need no look at the database (`Sync.current`)
+                await self.owners.take(table, current=True)
                 self._made_current(table, state, stamped, deal, claim.version)
             else:
                 self.room(table).seats_changed(claim.version)
@@ -844,6 +851,8 @@ class Hub:
         on someone who left. The old seat token stops acting for the seat: its open connections
         become spectators'.
         """
+        if not forwarded:  # whether the game is under way (the owner's to change) is read
+            await self.sync.current(table)
         if seat == by and level is None and table.status == WAITING:
             # leaving before the game starts: the seat is free again (naming a level still
             # seats that bot in one's place)
@@ -971,6 +980,8 @@ class Hub:
             if token is None:
                 raise Refused(403, Refusal(N_("this token lost no seat at this table to a bot")))
             hashed = token_hash(token)
+        if not forwarded:  # whether the game is under way (the owner's to change) is read
+            await self.sync.current(table)
         if self.bus.shared and not forwarded and table.status == PLAYING:
             answer = await self.owners.change(table, SeatChange.RECLAIM, hashed=hashed)
             if answer is not None:

@@ -5,12 +5,14 @@ The owner holds the table's owner lease on the bus (`Bus.own`, `SET NX PX`, rene
 holds the table). An act that reaches a process which does not own the table is forwarded to
 the owner over the bus and the owner's answer (done, or the refusal) is relayed to the socket;
 when nobody holds the lease, the asking process takes it (catching up from the database
-first) and applies the act itself; when the owner does not answer (it died), the asker takes
-the lease once it runs out. A seat change of a game under way (a seat handed to a bot, or
-taken back from one) goes to the owner the same way, since the owner drives the bots and
-plays the clock; a seat change of a waiting table (a join, a leave, a removal, a
-cancellation) is written by the process that receives it, fenced by the table's row lock: a
-waiting table has no owner, as nothing runs there until the game starts.
+first) and applies the act itself; the process that stores a game's deal takes the lease
+right then, without reading back what it just stored (usually the process that serves the
+table); when the owner does not answer (it died), the asker takes the lease once it runs out.
+A seat change of a game under way (a seat handed to a bot, or taken back from one) goes to
+the owner the same way, since the owner drives the bots and plays the clock; a seat change of
+a waiting table (a join, a leave, a removal, a cancellation) is written by the process that
+receives it, fenced by the table's row lock: a waiting table has no owner, as nothing runs
+there until the game starts.
 
 Fencing: the database stores a table's moves by record index, and a move is stored only at
 the index the table is at (`Writer.append`: `Conflict` otherwise). An owner that lost its
@@ -109,15 +111,17 @@ class Owners:
     def owns(self, table: LiveTable) -> bool:
         return self.hub.bus.owns(table.id)
 
-    async def take(self, table: LiveTable) -> str | None:
+    async def take(self, table: LiveTable, *, current: bool = False) -> str | None:
         """The owning process after trying to take the table: this process's name when it
-        owns it (a process that just took it has caught up from the database first), another
-        process's, or None when the bus could not say."""
+        owns it (a process that just took it has caught up from the database first, unless
+        the caller says its copy is `current`: it holds the table's lock and has just stored
+        the table's last change itself), another process's, or None when the bus could not
+        say."""
         bus = self.hub.bus
         if not bus.shared or bus.owns(table.id):
             return bus.process
         holder = await bus.own(table.id)
-        if holder == bus.process:
+        if holder == bus.process and not current:
             async with table.lock:
                 await self.hub.sync.catch_up(table)
         return holder

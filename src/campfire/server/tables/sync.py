@@ -248,8 +248,12 @@ class Sync:
     async def current(self, table: LiveTable) -> None:
         """Make sure a table is as new as the database (several processes only): a process
         killed between its commit and its notice leaves the others a move behind until they
-        look, and whoever reconnects after such a kill must not be shown the old position."""
-        if not self.hub.bus.shared:
+        look, and whoever reconnects after such a kill must not be shown the old position.
+        A game under way that this process owns is current already: its moves, its clock and
+        its seat changes are stored here and nowhere else (what another process may still
+        change, an account's name, the watch reads within seconds)."""
+        bus = self.hub.bus
+        if not bus.shared or (table.status == PLAYING and not table.behind and bus.owns(table.id)):
             return
         versions = await self.versions(table.id)
         if self.outdated(versions, [table]):
