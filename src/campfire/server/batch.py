@@ -82,6 +82,3 @@ class Each(Generic[T, A]):
         if isinstance(answer, BaseException):
             raise answer
         return answer
-
-    async def flush(self, timeout: float) -> None:
-        await self._batcher.flush(timeout)
